@@ -1,0 +1,142 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { JSON_BODY_LIMIT_BYTES } from '@chapterwise/shared';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { JobQueue } from './jobs/queue.js';
+import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
+import { authPlugin } from './plugins/auth.js';
+import { dbPlugin } from './plugins/db.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { openapiPlugin } from './plugins/openapi.js';
+import { webPlugin, type WebPluginOptions } from './plugins/web.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    jobs: JobQueue;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** 'production' serves apps/web/build; 'development' runs Vite in-process; 'off' is API only. */
+  web?: WebPluginOptions['mode'];
+  /** Close the database when the app closes (tests that share a database pass false). */
+  closeDatabase?: boolean;
+  logger?: FastifyServerOptions['logger'];
+}
+
+const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
+
+/**
+ * Builds the whole application without listening: plugins, then feature modules, then the
+ * web app and the not-found handler. Tests build it too and talk to it with `app.inject`.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+
+  // A fresh nonce per response lets the server-rendered page run its own inline scripts
+  // (theme before first paint, hydration data) under a strict Content-Security-Policy.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.raw.cspNonce = randomBytes(16).toString('base64');
+  });
+  const webMode = options.web ?? 'off';
+  await app.register(helmet, {
+    contentSecurityPolicy:
+      webMode === 'development'
+        ? false
+        : {
+            directives: {
+              defaultSrc: ["'self'"],
+              scriptSrc: [
+                "'self'",
+                (_req, res) => `'nonce-${(res as { cspNonce?: string }).cspNonce ?? ''}'`,
+              ],
+              styleSrc: ["'self'", "'unsafe-inline'"],
+              imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+              connectSrc: ["'self'"],
+              fontSrc: ["'self'", 'data:'],
+              objectSrc: ["'none'"],
+              frameAncestors: ["'self'"],
+              formAction: ["'self'", 'https://checkout.stripe.com', 'https://billing.stripe.com'],
+              upgradeInsecureRequests: null,
+            },
+          },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: `Too many attempts. Please wait ${context.after} and try again.`,
+    }),
+  });
+  await app.register(errorsPlugin);
+  await app.register(dbPlugin, { database });
+  await app.register(authPlugin, { jwtSecret: config.jwtSecret });
+  await app.register(openapiPlugin);
+
+  const jobs = new JobQueue(database, app.log);
+  app.decorate('jobs', jobs);
+
+  // Feature modules. Each is one plugin under /api/v1.
+  await app.register(healthRoutes);
+  await app.register(metaRoutes({ trustProxy: config.trustProxy }), { prefix: '/api/v1' });
+
+  await app.register(webPlugin, {
+    mode: webMode,
+    buildDir: config.webBuildDir,
+    webRoot: WEB_ROOT,
+    publicUrl: config.publicUrl,
+    chatUrl: config.chatUrl,
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    const isApi = pathname === '/api' || pathname.startsWith('/api/');
+    if (!isApi && app.renderPage && (request.method === 'GET' || request.method === 'HEAD')) {
+      return app.renderPage(request, reply);
+    }
+    return reply.status(404).send({
+      errors: { message: `No route ${request.method} ${pathname}.`, code: 'NOT_FOUND' },
+    });
+  });
+
+  if (config.jobsEnabled) {
+    app.addHook('onReady', async () => {
+      await jobs.start();
+    });
+  }
+  // Order matters on shutdown: let running jobs finish, then close the database.
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    if (options.closeDatabase ?? true) await database.close();
+  });
+
+  return app;
+}

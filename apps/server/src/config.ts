@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only place that reads `process.env`. The environment is parsed once at boot; a bad
+ * value stops the process with a readable list of every problem (not just the first).
+ */
+const booleanish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: booleanish.default(false),
+  CHAT_URL: z.url().default('https://chat.chapterwise.app'),
+  /** Where the web app's production build lives; defaults to apps/web/build beside this server. */
+  WEB_BUILD_DIR: z.string().optional(),
+  /** Skip pg-boss (tests that do not need jobs start faster). */
+  JOBS_ENABLED: booleanish.default(true),
+  /** Load the sample books and blog posts on first start. */
+  SEED_ON_START: booleanish.default(true),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  logLevel: string;
+  trustProxy: boolean;
+  chatUrl: string;
+  webBuildDir: string;
+  jobsEnabled: boolean;
+  seedOnStart: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const defaultWebBuildDir = path.resolve(
+  path.dirname(new URL(import.meta.url).pathname),
+  '../../web/build',
+);
+
+/** Parses the environment into a Config, or throws a ConfigError listing every problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
+    problems.push('JWT_SECRET: required in production (at least 32 characters)');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    env: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    jwtSecret: e.JWT_SECRET ?? readOrCreateDevSecret(dataDir),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    chatUrl: e.CHAT_URL,
+    webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : defaultWebBuildDir,
+    jobsEnabled: e.JOBS_ENABLED,
+    seedOnStart: e.SEED_ON_START,
+  };
+}
+
+/** Outside production a missing JWT_SECRET is generated once and kept in DATA_DIR. */
+function readOrCreateDevSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) {
+    const saved = readFileSync(file, 'utf8').trim();
+    if (saved.length >= 32) return saved;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

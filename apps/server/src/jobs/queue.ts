@@ -1,0 +1,76 @@
+import PgBoss from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client.js';
+
+type Job<T> = PgBoss.Job<T>;
+type SendOptions = PgBoss.SendOptions;
+type WorkOptions = PgBoss.WorkOptions;
+
+export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
+
+interface Definition {
+  name: string;
+  handler: JobHandler<never>;
+  options: WorkOptions;
+}
+
+/**
+ * The background job queue: pg-boss on PostgreSQL, or on PGlite through its `executeSql`
+ * adapter. Modules define their handlers while the app is built; `start` creates the queues
+ * and begins polling, `stop` lets running jobs finish.
+ */
+export class JobQueue {
+  private boss: PgBoss | undefined;
+  private readonly definitions: Definition[] = [];
+  private started = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Registers a handler for a queue; call before `start`. */
+  define<T>(name: string, handler: JobHandler<T>, options: WorkOptions = {}): void {
+    this.definitions.push({ name, handler: handler as JobHandler<never>, options });
+  }
+
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    const boss =
+      this.database.kind === 'postgres'
+        ? new PgBoss({ connectionString: this.database.connectionString!, max: 4 })
+        : new PgBoss({ db: { executeSql: this.database.executeSql } });
+    boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
+    await boss.start();
+    for (const definition of this.definitions) {
+      await boss.createQueue(definition.name);
+      await boss.work<never>(
+        definition.name,
+        { pollingIntervalSeconds: 0.5, ...definition.options },
+        async (jobs) => {
+          for (const job of jobs) await definition.handler(job.data, job);
+        },
+      );
+    }
+    this.boss = boss;
+    this.started = true;
+  }
+
+  /** Queues a job; returns its id. */
+  async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    if (!this.boss) throw new Error(`The job queue is not running; cannot queue "${name}".`);
+    return this.boss.send(name, data, options);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.boss) return;
+    const boss = this.boss;
+    this.boss = undefined;
+    this.started = false;
+    await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+  }
+}
