@@ -12,6 +12,7 @@ import { JSON_BODY_LIMIT_BYTES } from '@chapterwise/shared';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
+import { chatRoutes } from './modules/chat/chat.routes.js';
 import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
@@ -87,6 +88,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             },
           },
     crossOriginEmbedderPolicy: false,
+    // HSTS only means something over HTTPS; on http://localhost it would be noise.
+    strictTransportSecurity: config.publicUrl.startsWith('https://'),
   });
   await app.register(rateLimit, {
     global: false,
@@ -107,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Feature modules. Each is one plugin under /api/v1.
   await app.register(healthRoutes);
   await app.register(metaRoutes({ trustProxy: config.trustProxy }), { prefix: '/api/v1' });
+  await app.register(chatRoutes, { prefix: '/api/v1' });
 
   await app.register(webPlugin, {
     mode: webMode,

@@ -63,7 +63,8 @@ async function openPostgres(connectionString: string, max: number): Promise<Data
     db,
     connectionString,
     executeSql: async (text, values) => pool.query(text, values as unknown[]),
-    migrate: () => migrateNodePg(drizzleNodePg({ client: pool }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () =>
+      migrateNodePg(drizzleNodePg({ client: pool }), { migrationsFolder: MIGRATIONS_FOLDER }),
     ping: async () => {
       try {
         await pool.query('select 1');
@@ -94,7 +95,8 @@ async function openPglite(dir: string | undefined, loadDataDir?: Blob | File): P
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
-    migrate: () => migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () =>
+      migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_FOLDER }),
     ping: async () => {
       try {
         await client.query('select 1');

@@ -61,7 +61,11 @@ export class JobQueue {
   }
 
   /** Queues a job; returns its id. */
-  async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+  async send<T extends object>(
+    name: string,
+    data: T,
+    options: SendOptions = {},
+  ): Promise<string | null> {
     if (!this.boss) throw new Error(`The job queue is not running; cannot queue "${name}".`);
     return this.boss.send(name, data, options);
   }

@@ -6,7 +6,10 @@ import { AppError } from '../lib/errors.js';
 
 /** Fastify's own error codes that are the client's fault, with the answer they get. */
 const FASTIFY_CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'BAD_REQUEST', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'BAD_REQUEST',
+    message: 'The request body is not valid JSON.',
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     code: 'BAD_REQUEST',
     message: 'The request body is empty but its type says JSON.',
@@ -37,7 +40,9 @@ function describeValidation(error: FastifyError): string {
   const where = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const part = error.validationContext === 'body' ? '' : `${error.validationContext} `;
   const field = where || (first.params?.issue as { path?: unknown[] } | undefined)?.path?.join('.');
-  return field ? `Invalid ${part}field "${field}": ${first.message}` : `Invalid ${part}: ${first.message}`;
+  return field
+    ? `Invalid ${part}field "${field}": ${first.message}`
+    : `Invalid ${part}: ${first.message}`;
 }
 
 /**
@@ -56,7 +61,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined;
     if (known) return sendError(reply, known.code, known.message);
     if (error.statusCode === 429) {
-      return sendError(reply, 'RATE_LIMITED', error.message || 'Too many requests. Please wait a moment and try again.');
+      return sendError(
+        reply,
+        'RATE_LIMITED',
+        error.message || 'Too many requests. Please wait a moment and try again.',
+      );
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const code = (Object.entries(ERROR_CODES).find(([, s]) => s === error.statusCode)?.[0] ??

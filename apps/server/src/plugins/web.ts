@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -93,7 +94,8 @@ export const webPlugin = fp(
     };
 
     app.decorate('renderPage', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (mode === 'development' || !handler) handler = createRequestHandler(await getBuild(), mode);
+      if (mode === 'development' || !handler)
+        handler = createRequestHandler(await getBuild(), mode);
       const response = await handler(toFetchRequest(request, options.publicUrl), {
         apiFetch,
         cspNonce: reply.raw.cspNonce ?? '',
@@ -137,5 +139,5 @@ async function sendFetchResponse(reply: FastifyReply, response: Response): Promi
   const cookies = response.headers.getSetCookie();
   if (cookies.length) reply.header('set-cookie', cookies);
   if (!response.body) return reply.send();
-  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+  return reply.send(Readable.fromWeb(response.body as NodeReadableStream));
 }

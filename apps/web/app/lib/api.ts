@@ -89,7 +89,9 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
   if (!response.ok) {
     const errors = (json as { errors?: { message?: unknown; code?: unknown } } | undefined)?.errors;
     throw new ApiClientError(
-      typeof errors?.message === 'string' && errors.message ? errors.message : FALLBACK_ERROR_MESSAGE,
+      typeof errors?.message === 'string' && errors.message
+        ? errors.message
+        : FALLBACK_ERROR_MESSAGE,
       response.status,
       typeof errors?.code === 'string' ? errors.code : 'UNKNOWN',
     );

@@ -14,7 +14,9 @@ export interface SeoInput {
 
 /** Title, description, canonical link and Open Graph tags for a page's `meta` export. */
 export function seo(input: SeoInput): MetaDescriptor[] {
-  const title = input.title.includes(PRODUCT_NAME) ? input.title : `${input.title} | ${PRODUCT_NAME}`;
+  const title = input.title.includes(PRODUCT_NAME)
+    ? input.title
+    : `${input.title} | ${PRODUCT_NAME}`;
   const tags: MetaDescriptor[] = [
     { title },
     { name: 'description', content: input.description },
@@ -30,7 +32,9 @@ export function seo(input: SeoInput): MetaDescriptor[] {
     tags.push({ property: 'og:url', content: url });
   }
   if (input.image) {
-    const image = input.image.startsWith('http') ? input.image : `${input.publicUrl ?? ''}${input.image}`;
+    const image = input.image.startsWith('http')
+      ? input.image
+      : `${input.publicUrl ?? ''}${input.image}`;
     tags.push({ property: 'og:image', content: image });
   }
   if (input.noindex) tags.push({ name: 'robots', content: 'noindex' });

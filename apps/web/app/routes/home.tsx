@@ -4,8 +4,7 @@ import type { Route } from './+types/home';
 
 export function meta({ matches }: Route.MetaArgs) {
   const root = matches.find((m) => m?.id === 'root')?.data as
-    | { publicConfig?: { publicUrl: string } }
-    | undefined;
+    { publicConfig?: { publicUrl: string } } | undefined;
   return seo({
     title: 'Chapterwise: quizzes, tests and lessons from classic books',
     description:
@@ -53,8 +52,9 @@ export default function Home() {
           <p className="eyebrow">For teachers, from the classics</p>
           <h1>Turn any chapter into a quiz, lesson or worksheet in minutes</h1>
           <p className="hero-lead">
-            Browse public-domain books chapter by chapter and generate teaching materials with answer
-            keys checked against the text. Your first 5 generations are free, with no credit card.
+            Browse public-domain books chapter by chapter and generate teaching materials with
+            answer keys checked against the text. Your first 5 generations are free, with no credit
+            card.
           </p>
           <div className="button-row">
             <Link className="button button-primary button-lg" to="/register">

@@ -3,7 +3,12 @@ import type { LocationMeta } from '@chapterwise/shared';
 
 /** Headers that CDNs and platforms set with the client's city and country. */
 const CITY_HEADERS = ['x-vercel-ip-city', 'cf-ipcity', 'x-appengine-city', 'x-geo-city'];
-const COUNTRY_HEADERS = ['x-vercel-ip-country', 'cf-ipcountry', 'x-appengine-country', 'x-geo-country'];
+const COUNTRY_HEADERS = [
+  'x-vercel-ip-country',
+  'cf-ipcountry',
+  'x-appengine-country',
+  'x-geo-country',
+];
 
 function firstHeader(headers: IncomingHttpHeaders, names: string[]): string {
   for (const name of names) {
@@ -25,5 +30,8 @@ function firstHeader(headers: IncomingHttpHeaders, names: string[]): string {
  */
 export function readLocation(headers: IncomingHttpHeaders, trustProxy: boolean): LocationMeta {
   if (!trustProxy) return { city: '', country: '' };
-  return { city: firstHeader(headers, CITY_HEADERS), country: firstHeader(headers, COUNTRY_HEADERS) };
+  return {
+    city: firstHeader(headers, CITY_HEADERS),
+    country: firstHeader(headers, COUNTRY_HEADERS),
+  };
 }

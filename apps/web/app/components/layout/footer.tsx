@@ -11,7 +11,13 @@ const POLICIES = [
   { label: 'Return Policy', href: '/legal/returns' },
 ];
 
-const POPULAR_SUBJECTS = ['british-literature', 'american-literature', 'poetry', 'drama', 'science-fiction'];
+const POPULAR_SUBJECTS = [
+  'british-literature',
+  'american-literature',
+  'poetry',
+  'drama',
+  'science-fiction',
+];
 
 /** The site footer (spec §2): link lists, contact, newsletter, copyright and policies. */
 export function Footer() {

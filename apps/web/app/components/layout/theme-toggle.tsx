@@ -20,7 +20,13 @@ export function ThemeToggle() {
         setDark(next);
       }}
     >
-      <svg className="theme-icon-moon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+      <svg
+        className="theme-icon-moon"
+        viewBox="0 0 24 24"
+        width="20"
+        height="20"
+        aria-hidden="true"
+      >
         <path
           d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z"
           fill="none"

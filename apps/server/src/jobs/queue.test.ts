@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/helpers.js';
+
+describe('job queue (pg-boss)', () => {
+  let t: TestApp;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    t = await createTestApp({ JOBS_ENABLED: 'true' });
+  });
+  afterAll(() => t.close());
+
+  it('runs a queued job on this database', async () => {
+    // Handlers must be defined before start; this queue was started by app.ready().
+    await t.app.jobs.stop();
+    t.app.jobs.define<{ word: string }>('test-echo', async (data) => {
+      seen.push(data.word);
+    });
+    await t.app.jobs.start();
+    await t.app.jobs.send('test-echo', { word: 'hello' });
+    const deadline = Date.now() + 15_000;
+    while (!seen.includes('hello') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(seen).toEqual(['hello']);
+  });
+});

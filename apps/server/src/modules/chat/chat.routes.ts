@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../../plugins/auth.js';
+import { createChatToken } from './chat.service.js';
+
+export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/chat/getnewchatauthtoken',
+    {
+      schema: {
+        tags: ['chat'],
+        summary: 'A short-lived token for the external AI Teaching Assistant',
+        security: [{ bearer: [] }],
+        response: { 200: z.object({ chatAuthToken: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return { chatAuthToken: await createChatToken(app.config.jwtSecret, user) };
+    },
+  );
+};
