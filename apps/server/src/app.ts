@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
@@ -18,6 +17,7 @@ import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { openapiPlugin } from './plugins/openapi.js';
+import { securityPlugin } from './plugins/security.js';
 import { webPlugin, type WebPluginOptions } from './plugins/web.js';
 
 declare module 'fastify' {
@@ -60,36 +60,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
 
-  // A fresh nonce per response lets the server-rendered page run its own inline scripts
-  // (theme before first paint, hydration data) under a strict Content-Security-Policy.
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.raw.cspNonce = randomBytes(16).toString('base64');
-  });
   const webMode = options.web ?? 'off';
-  await app.register(helmet, {
-    contentSecurityPolicy:
-      webMode === 'development'
-        ? false
-        : {
-            directives: {
-              defaultSrc: ["'self'"],
-              scriptSrc: [
-                "'self'",
-                (_req, res) => `'nonce-${(res as { cspNonce?: string }).cspNonce ?? ''}'`,
-              ],
-              styleSrc: ["'self'", "'unsafe-inline'"],
-              imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-              connectSrc: ["'self'"],
-              fontSrc: ["'self'", 'data:'],
-              objectSrc: ["'none'"],
-              frameAncestors: ["'self'"],
-              formAction: ["'self'", 'https://checkout.stripe.com', 'https://billing.stripe.com'],
-              upgradeInsecureRequests: null,
-            },
-          },
-    crossOriginEmbedderPolicy: false,
-    // HSTS only means something over HTTPS; on http://localhost it would be noise.
-    strictTransportSecurity: config.publicUrl.startsWith('https://'),
+  await app.register(securityPlugin, {
+    hsts: config.publicUrl.startsWith('https://'),
+    csp: webMode !== 'development',
   });
   await app.register(rateLimit, {
     global: false,

@@ -6,13 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createRequestHandler, type ServerBuild } from 'react-router';
-
-declare module 'http' {
-  interface ServerResponse {
-    /** The CSP nonce of this response's inline scripts (set per request in app.ts). */
-    cspNonce?: string;
-  }
-}
+import { contentSecurityPolicy } from './security.js';
 
 export interface WebPluginOptions {
   mode: 'production' | 'development' | 'off';
@@ -96,9 +90,11 @@ export const webPlugin = fp(
     app.decorate('renderPage', async (request: FastifyRequest, reply: FastifyReply) => {
       if (mode === 'development' || !handler)
         handler = createRequestHandler(await getBuild(), mode);
+      const nonce = app.newPageNonce();
+      if (nonce) reply.header('content-security-policy', contentSecurityPolicy(nonce));
       const response = await handler(toFetchRequest(request, options.publicUrl), {
         apiFetch,
-        cspNonce: reply.raw.cspNonce ?? '',
+        cspNonce: nonce ?? '',
         publicConfig: { chatUrl: options.chatUrl, publicUrl: options.publicUrl },
       });
       return sendFetchResponse(reply, response);
