@@ -9,7 +9,10 @@ import { run } from './lib.mjs';
 import * as kit from './bench/kit.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-if (!existsSync(path.join(root, 'apps/server/dist/server.js')) || process.argv.includes('--build')) {
+if (
+  !existsSync(path.join(root, 'apps/server/dist/server.js')) ||
+  process.argv.includes('--build')
+) {
   run('npm', ['run', 'build', '--silent'], { cwd: root });
 }
 

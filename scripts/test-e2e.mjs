@@ -4,7 +4,9 @@ import { findChromium, run } from './lib.mjs';
 
 const chromium = findChromium();
 if (!chromium) {
-  console.error('E2E tests need Chromium: sudo apt-get install -y chromium (or set CHROMIUM_PATH).');
+  console.error(
+    'E2E tests need Chromium: sudo apt-get install -y chromium (or set CHROMIUM_PATH).',
+  );
   process.exit(1);
 }
 if (!process.argv.includes('--no-build')) run('npm', ['run', 'build', '--silent']);

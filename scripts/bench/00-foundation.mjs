@@ -11,7 +11,12 @@ export default async function foundation(kit) {
     starts.push(server.readyMs);
     if (i < 2) await server.stop();
     else {
-      kit.figure('cold start, existing data folder (best of 3)', Math.min(...starts) / 1000, 's', '< 5 s');
+      kit.figure(
+        'cold start, existing data folder (best of 3)',
+        Math.min(...starts) / 1000,
+        's',
+        '< 5 s',
+      );
       kit.figure('cold start, existing data folder (worst of 3)', Math.max(...starts) / 1000, 's');
       await kit.compareWithNginx('GET /api/v1', `${server.url}/api/v1`, { seconds: 8 });
       await server.stop();

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 const children = new Set();
-let nextPort = 3400;
+let nextPort = Number(process.env.BENCH_PORT_BASE ?? 3400);
 
 export function heading(title) {
   console.log(`\n== ${title} ==`);
@@ -14,8 +14,11 @@ export function heading(title) {
 
 /** Prints one figure: name, value, unit, and the goal when there is one. */
 export function figure(name, value, unit, goal) {
-  const shown = typeof value === 'number' ? (value >= 100 ? value.toFixed(0) : value.toFixed(2)) : value;
-  console.log(`  ${name.padEnd(48)} ${String(shown).padStart(10)} ${unit}${goal ? `   (goal: ${goal})` : ''}`);
+  const shown =
+    typeof value === 'number' ? (value >= 100 ? value.toFixed(0) : value.toFixed(2)) : value;
+  console.log(
+    `  ${name.padEnd(48)} ${String(shown).padStart(10)} ${unit}${goal ? `   (goal: ${goal})` : ''}`,
+  );
 }
 
 export function tmpDir(prefix = 'cw-bench-') {
@@ -81,9 +84,13 @@ export function hasCommand(name) {
 
 /** Runs wrk and returns requests per second and latency percentiles (ms). */
 export function wrk(url, { seconds = 10, connections = 50, threads = 2 } = {}) {
-  const out = spawnSync('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', url], {
-    encoding: 'utf8',
-  });
+  const out = spawnSync(
+    'wrk',
+    [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', url],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out.stdout)?.[1] ?? 0);
   const pct = (p) => {
