@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const featuresDir = './apps/web/app/features';
@@ -153,6 +154,6 @@ export default tseslint.config(
   },
   {
     files: ['scripts/**/*.{js,mjs}', '*.config.{js,ts}', 'apps/**/*.config.ts'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: globals.node },
   },
 );
