@@ -34,6 +34,9 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     plugins: { import: importPlugin },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': [
         'error',
