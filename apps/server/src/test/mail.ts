@@ -8,6 +8,8 @@ export interface OutboxMessage {
   subject: string;
   /** The decoded text/plain part. */
   text: string;
+  /** A header's value, unfolded ('' when absent). */
+  header(name: string): string;
 }
 
 /** Undoes quoted-printable (soft line breaks and =XX bytes), as mail clients do. */
@@ -21,9 +23,10 @@ export function decodeQuotedPrintable(value: string): string {
 /** Reads a MIME message's headers and its text/plain part (enough for our own emails). */
 export function parseEml(raw: string, file = ''): OutboxMessage {
   const header = (name: string) =>
-    new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'mi')
-      .exec(raw)?.[1]
-      ?.replace(/\r?\n[ \t]/g, ' ') ?? '';
+    new RegExp(`^${name}:(.*(?:\\r?\\n[ \\t].*)*)`, 'mi')
+      .exec(raw.split(/\r?\n\r?\n/)[0] ?? '')?.[1]
+      ?.replace(/\r?\n[ \t]+/g, ' ')
+      .trim() ?? '';
   const textPart = /Content-Type: text\/plain[^]*?\r?\n\r?\n([^]*?)\r?\n--/i.exec(raw);
   const encoding = /Content-Type: text\/plain[^]*?Content-Transfer-Encoding: ([\w-]+)/i.exec(
     raw,
@@ -33,7 +36,7 @@ export function parseEml(raw: string, file = ''): OutboxMessage {
     encoding?.toLowerCase() === 'base64'
       ? Buffer.from(body, 'base64').toString('utf8')
       : decodeQuotedPrintable(body);
-  return { file, raw, to: header('To'), subject: header('Subject'), text };
+  return { file, raw, to: header('To'), subject: header('Subject'), text, header };
 }
 
 /** Every message in DATA_DIR/outbox, oldest first. */

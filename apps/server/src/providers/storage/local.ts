@@ -1,7 +1,13 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { assertValidKey, contentTypeOf, type Storage, type StoredObject } from './storage.js';
+import {
+  assertValidKey,
+  contentTypeOf,
+  type PutOptions,
+  type Storage,
+  type StoredObject,
+} from './storage.js';
 
 /** The URL prefix the app serves local uploads under (see plugins/uploads.ts). */
 export const LOCAL_UPLOADS_PREFIX = '/uploads/';
@@ -20,7 +26,8 @@ export class LocalStorage implements Storage {
     return path.join(this.dir, ...key.split('/'));
   }
 
-  async put(key: string, body: Buffer): Promise<void> {
+  /** Local files keep no metadata: the type comes from the key's extension when served. */
+  async put(key: string, body: Buffer, _options?: PutOptions): Promise<void> {
     const file = this.file(key);
     await mkdir(path.dirname(file), { recursive: true });
     const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
