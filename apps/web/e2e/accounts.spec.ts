@@ -44,7 +44,9 @@ test.describe('accounts', () => {
     await page.getByLabel('Email').fill(teacher.email);
     await page.getByLabel('Password', { exact: true }).fill(teacher.password);
     await page.getByLabel('Confirm password').fill(teacher.password);
-    await expect(page.getByRole('main').getByRole('link', { name: 'Terms of Service' })).toBeVisible();
+    await expect(
+      page.getByRole('main').getByRole('link', { name: 'Terms of Service' }),
+    ).toBeVisible();
     await expectAccessible(page, 'register');
     await page.getByRole('button', { name: 'Create Account' }).click();
 
