@@ -13,11 +13,17 @@ import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
+import { newsletterRoutes } from './modules/newsletter/newsletter.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { mailPlugin } from './plugins/mail.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { securityPlugin } from './plugins/security.js';
+import { storagePlugin } from './plugins/storage.js';
+import { createMailer } from './providers/mail/index.js';
+import { createStorage } from './providers/storage/index.js';
 import { webPlugin, type WebPluginOptions } from './plugins/web.js';
 
 declare module 'fastify' {
@@ -76,6 +82,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { database });
   await app.register(authPlugin, { jwtSecret: config.jwtSecret });
+  await app.register(storagePlugin, { storage: createStorage(config) });
+  await app.register(mailPlugin, { mailer: createMailer(config, app.log) });
   await app.register(openapiPlugin);
 
   const jobs = new JobQueue(database, app.log);
@@ -85,6 +93,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes);
   await app.register(metaRoutes({ trustProxy: config.trustProxy }), { prefix: '/api/v1' });
   await app.register(chatRoutes, { prefix: '/api/v1' });
+  await app.register(usersRoutes, { prefix: '/api/v1' });
+  await app.register(newsletterRoutes, { prefix: '/api/v1' });
 
   await app.register(webPlugin, {
     mode: webMode,

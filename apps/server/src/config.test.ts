@@ -53,4 +53,40 @@ describe('loadConfig', () => {
     expect(second.jwtSecret).toBe(first.jwtSecret);
     expect(readFileSync(path.join(dir, 'jwt-secret'), 'utf8')).toBe(first.jwtSecret);
   });
+
+  it('mail, storage and rate-limit settings: defaults and checks', () => {
+    const dir = tmp();
+    const config = loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://teach.example.org' });
+    expect(config.mail).toEqual({
+      smtpUrl: undefined,
+      from: 'Chapterwise <no-reply@teach.example.org>',
+    });
+    expect(config.storage).toEqual({ driver: 'local', dir: path.join(dir, 'uploads') });
+    expect(config.rateLimitScale).toBe(1);
+    expect(() => loadConfig({ DATA_DIR: dir, SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ DATA_DIR: dir, RATE_LIMIT_SCALE: '0' })).toThrow(/RATE_LIMIT_SCALE/);
+    try {
+      loadConfig({ DATA_DIR: dir, STORAGE: 's3' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'S3_BUCKET: required when STORAGE=s3',
+        'S3_ACCESS_KEY_ID: required when STORAGE=s3',
+        'S3_SECRET_ACCESS_KEY: required when STORAGE=s3',
+      ]);
+    }
+    const s3 = loadConfig({
+      DATA_DIR: dir,
+      STORAGE: 's3',
+      S3_BUCKET: 'b',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+      S3_REGION: 'eu-west-3',
+    });
+    expect(s3.storage).toMatchObject({
+      driver: 's3',
+      endpoint: 'https://s3.eu-west-3.amazonaws.com',
+      forcePathStyle: true,
+    });
+  });
 });

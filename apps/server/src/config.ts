@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { PRODUCT_NAME } from '@chapterwise/shared';
 
 /**
  * The only place that reads `process.env`. The environment is parsed once at boot; a bad
@@ -31,6 +32,25 @@ const EnvSchema = z.object({
   JOBS_ENABLED: booleanish.default(true),
   /** Load the sample books and blog posts on first start. */
   SEED_ON_START: booleanish.default(true),
+  /** Send mail through this SMTP server; without it mail is written to DATA_DIR/outbox. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** The From address of every email. */
+  MAIL_FROM: z.string().min(3).optional(),
+  /** Where uploads (avatars, images) are kept: DATA_DIR/uploads, or an S3-compatible bucket. */
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Base URL that serves the bucket's objects (a CDN); defaults to the bucket's own URL. */
+  S3_PUBLIC_URL: z.url().optional(),
+  S3_FORCE_PATH_STYLE: booleanish.default(true),
+  /** Multiplies the per-IP budgets of login, register, reset and newsletter (one school, one IP). */
+  RATE_LIMIT_SCALE: z.coerce.number().positive().max(10_000).default(1),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -50,7 +70,23 @@ export interface Config {
   webBuildDir: string;
   jobsEnabled: boolean;
   seedOnStart: boolean;
+  mail: { smtpUrl: string | undefined; from: string };
+  storage: StorageConfig;
+  rateLimitScale: number;
 }
+
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      endpoint: string;
+      region: string;
+      bucket: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      publicUrl: string | undefined;
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -77,6 +113,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     problems.push('JWT_SECRET: required in production (at least 32 characters)');
   }
+  if (e.STORAGE === 's3') {
+    for (const key of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!e[key]) problems.push(`${key}: required when STORAGE=s3`);
+    }
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -96,6 +137,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : defaultWebBuildDir,
     jobsEnabled: e.JOBS_ENABLED,
     seedOnStart: e.SEED_ON_START,
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `${PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,
+    },
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            driver: 's3',
+            endpoint: (e.S3_ENDPOINT ?? `https://s3.${e.S3_REGION}.amazonaws.com`).replace(
+              /\/+$/,
+              '',
+            ),
+            region: e.S3_REGION,
+            bucket: e.S3_BUCKET!,
+            accessKeyId: e.S3_ACCESS_KEY_ID!,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+            publicUrl: e.S3_PUBLIC_URL?.replace(/\/+$/, ''),
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : { driver: 'local', dir: path.join(dataDir, 'uploads') },
+    rateLimitScale: e.RATE_LIMIT_SCALE,
   };
 }
 

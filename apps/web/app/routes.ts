@@ -3,6 +3,13 @@ import { index, route, type RouteConfig } from '@react-router/dev/routes';
 export default [
   index('routes/home.tsx'),
   route('legal/:policy', 'routes/legal.tsx'),
+  route('login', 'routes/login.tsx'),
+  route('register', 'routes/register.tsx'),
+  route('forgot', 'routes/forgot.tsx'),
+  route('reset', 'routes/reset.tsx'),
+  route('account', 'routes/account.tsx'),
+  route('profile/:username', 'routes/profile.tsx'),
+  route('newsletter/unsubscribe', 'routes/newsletter-unsubscribe.tsx'),
   // Everything else, including the template-only paths the spec lists, is a real 404.
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -52,6 +52,8 @@ export default defineConfig({
       JWT_SECRET: 'e2e-secret-that-is-at-least-32-characters',
       LOG_LEVEL: 'warn',
       CHAT_URL: 'https://chat.example.org',
+      // Every test signs up from 127.0.0.1: widen the per-IP budgets (per-email ones stay).
+      RATE_LIMIT_SCALE: '100',
     },
   },
 });

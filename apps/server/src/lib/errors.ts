@@ -26,5 +26,6 @@ export const notFound = (message = 'Not found.') => new AppError('NOT_FOUND', me
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const paymentRequired = (message: string) => new AppError('PAYMENT_REQUIRED', message);
 export const payloadTooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
+export const tooManyRequests = (message: string) => new AppError('RATE_LIMITED', message);
 export const unsupportedMediaType = (message: string) =>
   new AppError('UNSUPPORTED_MEDIA_TYPE', message);

@@ -10,6 +10,12 @@ export interface SessionClaims {
   ver: number;
 }
 
+/** A verified token's claims, with its expiry (and issue time) in seconds since the epoch. */
+export interface VerifiedSession extends SessionClaims {
+  exp: number;
+  iat?: number;
+}
+
 /** Signs and verifies the bearer tokens the web app keeps in local storage (HS256, with exp). */
 export class TokenService {
   private readonly key: Uint8Array;
@@ -27,11 +33,17 @@ export class TokenService {
   }
 
   /** The claims of a valid token, or null for a tampered, expired or malformed one. */
-  async verify(token: string): Promise<SessionClaims | null> {
+  async verify(token: string): Promise<VerifiedSession | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null;
-      return { sub: payload.sub, ver: payload.ver };
+      if (typeof payload.exp !== 'number') return null;
+      return {
+        sub: payload.sub,
+        ver: payload.ver,
+        exp: payload.exp,
+        ...(typeof payload.iat === 'number' ? { iat: payload.iat } : {}),
+      };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;

@@ -1,6 +1,6 @@
 import { STORAGE_KEYS, type OwnUser, type SessionAnswer } from '@chapterwise/shared';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { apiRequest, readStoredToken } from './api';
+import { ApiClientError, apiRequest, readStoredToken } from './api';
 
 /** Seconds since the epoch at which a JWT expires, or null when it cannot be read. */
 export function readTokenExpiry(token: string): number | null {
@@ -39,8 +39,8 @@ interface SessionValue {
   user: OwnUser | null;
   /** Keeps a new session: stores the token and sets the user. */
   signIn(answer: SessionAnswer): void;
-  /** Ends the session on this device. */
-  signOut(): void;
+  /** Ends the session on the server (POST /users/logout), then forgets it here. */
+  signOut(): Promise<void>;
   /** Fetches the user again (after a profile change or a purchase). */
   refresh(): Promise<void>;
   /** Replaces the user in memory with a newer copy from an API answer. */
@@ -64,17 +64,28 @@ export function SessionProvider({ children }: { children: React.ReactNode }) {
   }, []);
 
   const refresh = useCallback(async () => {
-    if (!readStoredToken()) {
+    const token = readStoredToken();
+    if (!token) {
       clear();
       return;
     }
     try {
       const answer = await apiRequest<SessionAnswer>('/users/me');
+      // Logged out (or in as someone else) while the answer was on its way: it is stale.
+      if (readStoredToken() !== token) return;
       if (answer.token) storeToken(answer.token);
       setUserState(answer.user);
       setStatus('authenticated');
-    } catch {
-      clear();
+    } catch (error) {
+      // The server said the session is over: forget the token. Any other failure (offline,
+      // the page being left mid-request, a 5xx) clears the user but keeps the token, so
+      // that the next page load can try again instead of logging the teacher out.
+      if (error instanceof ApiClientError && error.status === 401) {
+        clear();
+      } else {
+        setUserState(null);
+        setStatus('guest');
+      }
     }
   }, [clear]);
 
@@ -98,7 +109,13 @@ export function SessionProvider({ children }: { children: React.ReactNode }) {
         setUserState(answer.user);
         setStatus('authenticated');
       },
-      signOut: clear,
+      async signOut() {
+        if (readStoredToken()) {
+          // Best effort: even when the server cannot be reached, this device forgets the token.
+          await apiRequest('/users/logout', { method: 'POST' }).catch(() => undefined);
+        }
+        clear();
+      },
       refresh,
       setUser: setUserState,
     }),

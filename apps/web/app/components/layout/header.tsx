@@ -125,8 +125,9 @@ function UserMenu({ chatUrl, onNavigate }: { chatUrl: string; onNavigate: () => 
           onClick={() => {
             close();
             onNavigate();
-            signOut();
-            void navigate('/');
+            // Leave the page first, so that a logged-in-only page does not react to the
+            // ending session; then end it on the server and forget it here.
+            void Promise.resolve(navigate('/')).then(() => signOut());
           }}
         >
           Logout

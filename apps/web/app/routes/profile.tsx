@@ -1,0 +1,84 @@
+import { data, isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { ProfileCard } from '../features/users/components/profile-card';
+import { getPublicProfile } from '../features/users/api';
+import { ApiClientError } from '../lib/api';
+import { seo } from '../lib/seo';
+import { useSession } from '../lib/session';
+import accountsCss from '../styles/accounts.css?url';
+import type { Route } from './+types/profile';
+
+export const links = () => [{ rel: 'stylesheet', href: accountsCss }];
+
+/** Server-rendered: the profile is in the first HTML (search engines, link previews). */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  try {
+    const answer = await getPublicProfile(params.username, context.apiFetch);
+    return { user: answer.data.user, publicUrl: context.publicConfig.publicUrl };
+  } catch (error) {
+    if (error instanceof ApiClientError && (error.status === 404 || error.status === 400)) {
+      throw data('Not Found', { status: 404 });
+    }
+    throw error;
+  }
+}
+
+export function meta({ data: loaderData }: Route.MetaArgs) {
+  if (!loaderData) return [{ title: 'Teacher not found | Chapterwise' }];
+  const { user, publicUrl } = loaderData;
+  const name = `${user.firstName} ${user.lastName}`.trim() || user.username;
+  return seo({
+    title: `${name} (@${user.username})`,
+    description: user.bio || `${name} makes teaching materials on Chapterwise.`,
+    path: `/profile/${user.username}`,
+    publicUrl,
+    type: 'profile',
+    ...(user.avatar ? { image: user.avatar } : {}),
+  });
+}
+
+export default function ProfileRoute({ loaderData }: Route.ComponentProps) {
+  const { user } = loaderData;
+  const session = useSession();
+  const isOwn = session.user?.username.toLowerCase() === user.username.toLowerCase();
+  return (
+    <div className="container page profile-page">
+      <ProfileCard
+        user={user}
+        actions={
+          isOwn ? (
+            <Link to="/account" className="button button-ghost">
+              Edit profile
+            </Link>
+          ) : null
+        }
+      />
+      {/*
+        The user's posts go here (image features: GET /models/getuserprofileposts?username,
+        with the Delete button only when isOwn). Compose that feature's component in this
+        route, e.g. <ProfilePosts username={user.username} canDelete={isOwn} />.
+      */}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  return (
+    <section className="container page-narrow error-page" aria-labelledby="profile-missing">
+      <title>Teacher not found | Chapterwise</title>
+      <meta name="robots" content="noindex" />
+      <p className="eyebrow">404</p>
+      <h1 id="profile-missing">We couldn't find that teacher</h1>
+      <p>No profile has this username. It may have been mistyped, or the account may be gone.</p>
+      <div className="button-row">
+        <Link className="button button-primary" to="/books">
+          Browse books
+        </Link>
+        <Link className="button button-ghost" to="/">
+          Go home
+        </Link>
+      </div>
+    </section>
+  );
+}
