@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -31,6 +39,9 @@ const EnvSchema = z.object({
   JOBS_ENABLED: booleanish.default(true),
   /** Load the sample books and blog posts on first start. */
   SEED_ON_START: booleanish.default(true),
+  /** LibreOffice's soffice for .ppt/.xls import: empty = look on PATH, `off` = never. */
+  SOFFICE_PATH: z.string().default(''),
+  PATH: z.string().default(''),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -50,6 +61,8 @@ export interface Config {
   webBuildDir: string;
   jobsEnabled: boolean;
   seedOnStart: boolean;
+  /** LibreOffice's soffice, when installed and not switched off: .ppt/.xls import needs it. */
+  sofficePath: string | null;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +90,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     problems.push('JWT_SECRET: required in production (at least 32 characters)');
   }
+  const sofficePath = findSoffice(e.SOFFICE_PATH, e.PATH);
+  if (sofficePath === undefined) {
+    problems.push(`SOFFICE_PATH: no executable at ${e.SOFFICE_PATH}`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -96,7 +113,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : defaultWebBuildDir,
     jobsEnabled: e.JOBS_ENABLED,
     seedOnStart: e.SEED_ON_START,
+    sofficePath: sofficePath ?? null,
   };
+}
+
+/**
+ * LibreOffice's `soffice`: the given path (undefined when it is not there), none when switched
+ * off, else the first found on PATH or in the usual install folders (null when absent).
+ */
+function findSoffice(setting: string, searchPath: string): string | null | undefined {
+  const isExecutable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (setting === 'off') return null;
+  if (setting) return isExecutable(setting) ? path.resolve(setting) : undefined;
+  const candidates = [
+    ...searchPath
+      .split(path.delimiter)
+      .filter(Boolean)
+      .flatMap((dir) => [path.join(dir, 'soffice'), path.join(dir, 'libreoffice')]),
+    '/usr/lib/libreoffice/program/soffice',
+    '/opt/libreoffice/program/soffice',
+    '/Applications/LibreOffice.app/Contents/MacOS/soffice',
+  ];
+  return candidates.find(isExecutable) ?? null;
 }
 
 /** Outside production a missing JWT_SECRET is generated once and kept in DATA_DIR. */
