@@ -32,7 +32,8 @@ export function normaliseCharacters(text: string): string {
   );
 }
 
-const ROMAN = '(?=[mdclxvi])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})';
+/** Roman numerals 1-39, as front matter is numbered ("vii"); not words like "mix" or "did". */
+const ROMAN = '(?=[xvi])x{0,3}(?:ix|iv|v?i{0,3})';
 /** A page-number line: "7", "- 7 -", "Page 7", "Page 7 of 12", "7 / 12", "vii". */
 const PAGE_NUMBER = new RegExp(
   `^(?:page\\s+)?[-–—(]?\\s*(?:\\d{1,4}|${ROMAN})\\s*[-–—)]?(?:\\s*(?:of|/)\\s*\\d{1,4})?$`,

@@ -1,4 +1,8 @@
-import { CfbFormatError, CFB_SIGNATURE, detectCfbFormat } from '../../providers/office/cfb-inspect.js';
+import {
+  CfbFormatError,
+  CFB_SIGNATURE,
+  detectCfbFormat,
+} from '../../providers/office/cfb-inspect.js';
 import type { OfficeFormat } from '../../providers/office/office-provider.js';
 import {
   checkZipLimits,
@@ -63,7 +67,9 @@ function detectZip(bytes: Buffer): DetectedFile {
   }
   if (!format) return { kind: 'unsupported', label: 'a ZIP archive', hint: 'Unzip it first.' };
   const problem = checkZipLimits(entries, bytes.length, ZIP_LIMITS);
-  if (problem?.kind === 'encrypted') return { kind: 'encrypted', label: ZIP_LABELS[format]! };
+  if (problem?.kind === 'encrypted') {
+    return { kind: 'encrypted', label: `This ${ZIP_LABELS[format]!.replace(/^an? /, '')}` };
+  }
   if (problem?.kind === 'too-large') {
     return {
       kind: 'zip-bomb',
@@ -92,7 +98,10 @@ function detectCfb(bytes: Buffer): DetectedFile {
   if (format === 'encrypted-ooxml') return { kind: 'encrypted', label: 'This Office document' };
   if (format === 'encrypted-doc') return { kind: 'encrypted', label: 'This Word document' };
   if (!format) {
-    return { kind: 'unsupported', label: 'an older Microsoft file that is not Word, PowerPoint or Excel' };
+    return {
+      kind: 'unsupported',
+      label: 'an older Microsoft file that is not Word, PowerPoint or Excel',
+    };
   }
   return { kind: 'document', format };
 }
@@ -123,11 +132,15 @@ export function detectFileType(bytes: Buffer): DetectedFile {
   if (head.includes('%PDF-')) return { kind: 'document', format: 'pdf' };
 
   const convertImage = 'Save it as JPEG or PNG and import that.';
-  if (ascii(bytes, 0, 4) === 'GIF8') return { kind: 'unsupported', label: 'a GIF image', hint: convertImage };
+  if (ascii(bytes, 0, 4) === 'GIF8')
+    return { kind: 'unsupported', label: 'a GIF image', hint: convertImage };
   if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') {
     return { kind: 'unsupported', label: 'a WebP image', hint: convertImage };
   }
-  if (ascii(bytes, 4, 8) === 'ftyp' && /^(heic|heix|hevc|heim|heis|mif1|msf1|avif)/.test(ascii(bytes, 8, 12))) {
+  if (
+    ascii(bytes, 4, 8) === 'ftyp' &&
+    /^(heic|heix|hevc|heim|heis|mif1|msf1|avif)/.test(ascii(bytes, 8, 12))
+  ) {
     return {
       kind: 'unsupported',
       label: 'a HEIC/AVIF photo',
@@ -151,9 +164,17 @@ export function detectFileType(bytes: Buffer): DetectedFile {
     return { kind: 'unsupported', label: 'a program (an executable file)' };
   }
   if (ascii(bytes, 0, 5) === '{\\rtf') {
-    return { kind: 'unsupported', label: 'an RTF document', hint: 'Save it as .docx and import that.' };
+    return {
+      kind: 'unsupported',
+      label: 'an RTF document',
+      hint: 'Save it as .docx and import that.',
+    };
   }
-  if (startsWith(bytes, [0x1f, 0x8b]) || ascii(bytes, 0, 4) === 'Rar!' || startsWith(bytes, [0x37, 0x7a, 0xbc, 0xaf])) {
+  if (
+    startsWith(bytes, [0x1f, 0x8b]) ||
+    ascii(bytes, 0, 4) === 'Rar!' ||
+    startsWith(bytes, [0x37, 0x7a, 0xbc, 0xaf])
+  ) {
     return { kind: 'unsupported', label: 'a compressed archive', hint: 'Unpack it first.' };
   }
   if (looksLikeText(bytes.subarray(0, 4096))) {

@@ -184,7 +184,9 @@ describe('file import', () => {
       const xls = await parse(fixture('planets.xls'), 'planets.xls');
       if (t.config.sofficePath) {
         expect(ppt.statusCode, ppt.body).toBe(200);
-        expect(ppt.json().text).toContain('Slide 2\nInner Planets\nMercury, Venus, Earth and Mars are rocky.');
+        expect(ppt.json().text).toContain(
+          'Slide 2\nInner Planets\nMercury, Venus, Earth and Mars are rocky.',
+        );
         expect(xls.statusCode, xls.body).toBe(200);
         expect(xls.json().text).toContain('Mercury | 0 | 57.9');
       } else {
@@ -232,7 +234,9 @@ describe('file import', () => {
     it('reads a PNG scan, also when it is sent to parseoffice', async () => {
       const direct = await transcribe(fixture('scan.png'));
       expect(direct.statusCode, direct.body).toBe(200);
-      expect(direct.json().text).toBe('Worksheet: Fractions\n\nOne half is the same as two quarters.');
+      expect(direct.json().text).toBe(
+        'Worksheet: Fractions\n\nOne half is the same as two quarters.',
+      );
       const viaOffice = await parse(fixture('scan.png'), 'scan.png');
       expect(viaOffice.json().text).toBe(direct.json().text);
     }, 60_000);
@@ -305,7 +309,8 @@ describe('file import', () => {
         name: 'a 40-megapixel image',
         bytes: () => fixture('huge.jpg'),
         status: 413,
-        message: /^This image is 8000 × 5000 pixels \(40\.0 megapixels\); the most it can have is 32 megapixels\./,
+        message:
+          /^This image is 8000 × 5000 pixels \(40\.0 megapixels\); the most it can have is 32 megapixels\./,
       },
       {
         name: 'an empty file',

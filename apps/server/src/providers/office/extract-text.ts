@@ -1,6 +1,11 @@
 import { OfficeParser } from 'officeparser';
 import WordExtractor from 'word-extractor';
-import { hasUnsafeXmlProlog, readEntryPrefix, readZipDirectory, ZipFormatError } from './zip-inspect.js';
+import {
+  hasUnsafeXmlProlog,
+  readEntryPrefix,
+  readZipDirectory,
+  ZipFormatError,
+} from './zip-inspect.js';
 
 /**
  * Turns one document's bytes into plain text that keeps its structure: slides in order under
@@ -198,7 +203,9 @@ export async function extractText(
       const text = parts
         .join('\n')
         .split('\n')
-        .map((line) => (line.includes('\t') ? line.replace(/\t+$/, '').split('\t').join(' | ') : line))
+        .map((line) =>
+          line.includes('\t') ? line.replace(/\t+$/, '').split('\t').join(' | ') : line,
+        )
         .join('\n');
       return { text };
     } catch (error) {

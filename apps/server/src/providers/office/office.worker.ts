@@ -2,7 +2,12 @@
 // apart from the main thread so a slow or hostile file cannot stall the server; the main
 // thread ends this thread when a parse runs past its time limit or memory cap.
 import { parentPort } from 'node:worker_threads';
-import { ExtractError, extractText, type ExtractLimits, type ParsableFormat } from './extract-text.js';
+import {
+  ExtractError,
+  extractText,
+  type ExtractLimits,
+  type ParsableFormat,
+} from './extract-text.js';
 
 export interface ParseRequest {
   id: number;

@@ -82,7 +82,11 @@ export class SofficeConverter {
       }, this.timeoutMs);
       child.once('error', (error) => {
         clearTimeout(timer);
-        reject(new AppError('UNAVAILABLE', 'LibreOffice could not be started on the server.', { cause: error }));
+        reject(
+          new AppError('UNAVAILABLE', 'LibreOffice could not be started on the server.', {
+            cause: error,
+          }),
+        );
       });
       child.once('exit', (code) => {
         clearTimeout(timer);

@@ -2,12 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  AppError,
-  badRequest,
-  payloadTooLarge,
-  unsupportedMediaType,
-} from '../../lib/errors.js';
+import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
 import { SerialQueue } from '../../lib/serial-queue.js';
 import type { ExtractedText, ExtractLimits, ParsableFormat } from './extract-text.js';
 import type { ParseReply, ParseRequest } from './office.worker.js';
@@ -145,7 +140,9 @@ export class WorkerOfficeProvider implements OfficeProvider {
         job.reject(badRequest(reply.message));
       } else {
         this.logger.error({ detail: reply.message }, 'document parser failed');
-        job.reject(badRequest('This file could not be read. It may be damaged; try saving it again.'));
+        job.reject(
+          badRequest('This file could not be read. It may be damaged; try saving it again.'),
+        );
       }
     });
     thread.on('error', (error: Error & { code?: string }) => {
@@ -157,12 +154,16 @@ export class WorkerOfficeProvider implements OfficeProvider {
         );
       } else {
         this.logger.error({ err: error }, 'document parsing thread crashed');
-        this.failJob(badRequest('This file could not be read. It may be damaged; try saving it again.'));
+        this.failJob(
+          badRequest('This file could not be read. It may be damaged; try saving it again.'),
+        );
       }
     });
     thread.on('exit', () => {
       if (this.thread === thread) this.thread = null;
-      this.failJob(badRequest('This file could not be read. It may be damaged; try saving it again.'));
+      this.failJob(
+        badRequest('This file could not be read. It may be damaged; try saving it again.'),
+      );
     });
     this.thread = thread;
     return thread;

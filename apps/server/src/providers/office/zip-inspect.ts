@@ -162,7 +162,8 @@ export function readEntryPrefix(buf: Buffer, entry: ZipEntry, maxCompressedBytes
   if (start > buf.length) throw new ZipFormatError('truncated', `${entry.name} is cut short`);
   const data = buf.subarray(start, end);
   if (entry.method === 0) return data;
-  if (entry.method !== 8) throw new ZipFormatError('corrupt', `unknown compression ${entry.method}`);
+  if (entry.method !== 8)
+    throw new ZipFormatError('corrupt', `unknown compression ${entry.method}`);
   try {
     return zlib.inflateRawSync(data, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
   } catch {
