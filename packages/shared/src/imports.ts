@@ -95,3 +95,8 @@ export type ImportAnswer = z.infer<typeof ImportAnswerSchema>;
 export function truncatedMessage(limit = REFERENCE_TEXT_MAX_CHARS): string {
   return `The text was longer than ${limit.toLocaleString('en-US')} characters, the most a reference text can hold, so only the beginning was kept.`;
 }
+
+/** The short heading each imported file's text sits under in the reference text. */
+export function formatImportHeading(fileName: string): string {
+  return `=== ${fileName} ===`;
+}
