@@ -33,6 +33,13 @@ describe('cleaning imported text', () => {
     );
   });
 
+  it('joins a sentence across one empty line, but not after a full stop', () => {
+    expect(reflowLines('it takes place in the\n\nleaves. Oxygen')).toBe(
+      'it takes place in the leaves. Oxygen',
+    );
+    expect(reflowLines('The end.\n\nnext paragraph')).toBe('The end.\n\nnext paragraph');
+  });
+
   it('tidies spaces and keeps at most one empty line', () => {
     expect(tidyWhitespace('  a   b \t c  \n\n\n\n d  ')).toBe('a b c\n\nd');
   });

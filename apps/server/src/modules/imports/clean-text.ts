@@ -78,22 +78,34 @@ const BULLET = /^[\s]*[•●▪◦‣∙·■□➢➤►▸*–]\s+/;
 
 /**
  * Flows lines broken by a page's width back into paragraphs (PDF and OCR text): a line joins
- * the next when the next starts in lower case, or when it ends in a comma.
+ * the next when the next starts in lower case, or when it ends in a comma. A sentence cut by a
+ * page break, or by a paragraph break the OCR imagined, is joined across one empty line too.
  */
 export function reflowLines(text: string): string {
-  const lines = text.split('\n');
   const out: string[] = [];
-  for (const raw of lines) {
+  for (const raw of text.split('\n')) {
     const line = raw.replace(BULLET, '- ');
-    const previous = out[out.length - 1];
-    const continues =
+    const startsLower = /^\s*\p{Ll}/u.test(line) && !line.startsWith('- ');
+    const last = out.length - 1;
+    const previous = out[last];
+    if (previous !== undefined && previous.trim() !== '' && line.trim() !== '') {
+      if (startsLower || /,$/.test(previous.trimEnd())) {
+        out[last] = `${previous.trimEnd()} ${line.trim()}`;
+        continue;
+      }
+    } else if (
+      startsLower &&
       previous !== undefined &&
-      previous.trim() !== '' &&
-      line.trim() !== '' &&
-      !line.startsWith('- ') &&
-      (/^\s*\p{Ll}/u.test(line) || /,$/.test(previous.trimEnd()));
-    if (continues) out[out.length - 1] = `${previous.trimEnd()} ${line.trim()}`;
-    else out.push(line);
+      previous.trim() === '' &&
+      last > 0 &&
+      out[last - 1]!.trim() !== '' &&
+      !/[.!?:;)\]"”’]$/.test(out[last - 1]!.trimEnd())
+    ) {
+      out.pop();
+      out[last - 1] = `${out[last - 1]!.trimEnd()} ${line.trim()}`;
+      continue;
+    }
+    out.push(line);
   }
   return out.join('\n');
 }
