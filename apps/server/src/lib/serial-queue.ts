@@ -35,3 +35,9 @@ export class SerialQueue {
     });
   }
 }
+
+/** "1 second", "20 seconds": a time limit as the messages state it. */
+export function describeSeconds(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+}

@@ -139,6 +139,14 @@ describe('file import', () => {
       sheetChecks(await textOf(fixture('planets.ods'), 'planets.ods'));
     });
 
+    it('says what to do with a scanned PDF that has no text', async () => {
+      const res = await parse(fixture('scanned.pdf'), 'scanned.pdf');
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors.message).toBe(
+        'No text was found in this PDF. If it is a scan, save its pages as JPEG or PNG images and import those instead.',
+      );
+    });
+
     it('decides the type from the content, not the name', async () => {
       const text = await textOf(fixture('planets.xlsx'), 'renamed.pdf');
       expect(text).toContain('Sheet: Planets');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { AppError, badRequest } from '../../lib/errors.js';
-import { SerialQueue } from '../../lib/serial-queue.js';
+import { describeSeconds, SerialQueue } from '../../lib/serial-queue.js';
 import type { OcrProvider, OcrResult } from './ocr-provider.js';
 import { prepareImageForOcr, splitIntoStrips, toPgm } from './prepare-image.js';
 
@@ -90,7 +90,7 @@ export class TesseractOcr implements OcrProvider {
         timer = setTimeout(() => {
           reject(
             badRequest(
-              `Reading this image took longer than ${Math.round(this.timeoutMs / 1000)} seconds, so it was stopped. Try a smaller or clearer photo.`,
+              `Reading this image took longer than ${describeSeconds(this.timeoutMs)}, so it was stopped. Try a smaller or clearer photo.`,
             ),
           );
         }, this.timeoutMs);

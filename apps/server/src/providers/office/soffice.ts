@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AppError, badRequest } from '../../lib/errors.js';
-import { SerialQueue } from '../../lib/serial-queue.js';
+import { describeSeconds, SerialQueue } from '../../lib/serial-queue.js';
 
 /** How long one LibreOffice conversion may take before it is killed. */
 export const SOFFICE_TIMEOUT_MS = 60_000;
@@ -53,7 +53,7 @@ export class SofficeConverter {
       ]);
       if (timedOut) {
         throw badRequest(
-          `Converting this file took longer than ${Math.round(this.timeoutMs / 1000)} seconds, so it was stopped. Save it as .${to} and import that instead.`,
+          `Converting this file took longer than ${describeSeconds(this.timeoutMs)}, so it was stopped. Save it as .${to} and import that instead.`,
         );
       }
       const output = await readFile(path.join(work, `input.${to}`)).catch(() => null);

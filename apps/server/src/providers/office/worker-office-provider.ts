@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, badRequest, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
-import { SerialQueue } from '../../lib/serial-queue.js';
+import { describeSeconds, SerialQueue } from '../../lib/serial-queue.js';
 import type { ExtractedText, ExtractLimits, ParsableFormat } from './extract-text.js';
 import type { ParseReply, ParseRequest } from './office.worker.js';
 import type { OfficeFormat, OfficeProvider } from './office-provider.js';
@@ -40,6 +40,8 @@ function startParseThread(): Worker {
 
 interface Job {
   id: number;
+  /** The thread parsing it: events of an older, ended thread must not touch this job. */
+  thread: Worker;
   resolve(result: ExtractedText): void;
   reject(error: unknown): void;
   timer: NodeJS.Timeout;
@@ -108,13 +110,14 @@ export class WorkerOfficeProvider implements OfficeProvider {
           const id = this.nextId++;
           const timer = setTimeout(() => {
             this.failJob(
+              thread,
               badRequest(
-                `Reading this file took longer than ${Math.round(this.timeoutMs / 1000)} seconds, so it was stopped. It may be damaged or unusually complex: try saving it again, or split it into smaller files.`,
+                `Reading this file took longer than ${describeSeconds(this.timeoutMs)}, so it was stopped. It may be damaged or unusually complex: try saving it again, or split it into smaller files.`,
               ),
             );
             this.endThread();
           }, this.timeoutMs);
-          this.job = { id, resolve, reject, timer };
+          this.job = { id, thread, resolve, reject, timer };
           // A copy the thread can own: the request's buffer may share memory with others.
           const copy = new Uint8Array(bytes);
           const request: ParseRequest = { id, format, bytes: copy, limits: PARSE_LIMITS };
@@ -148,6 +151,7 @@ export class WorkerOfficeProvider implements OfficeProvider {
     thread.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
         this.failJob(
+          thread,
           payloadTooLarge(
             'This file needs more memory to read than the server allows for one document. Try splitting it into smaller files.',
           ),
@@ -155,6 +159,7 @@ export class WorkerOfficeProvider implements OfficeProvider {
       } else {
         this.logger.error({ err: error }, 'document parsing thread crashed');
         this.failJob(
+          thread,
           badRequest('This file could not be read. It may be damaged; try saving it again.'),
         );
       }
@@ -162,6 +167,7 @@ export class WorkerOfficeProvider implements OfficeProvider {
     thread.on('exit', () => {
       if (this.thread === thread) this.thread = null;
       this.failJob(
+        thread,
         badRequest('This file could not be read. It may be damaged; try saving it again.'),
       );
     });
@@ -169,9 +175,9 @@ export class WorkerOfficeProvider implements OfficeProvider {
     return thread;
   }
 
-  private failJob(error: AppError): void {
+  private failJob(thread: Worker | null, error: AppError): void {
     const job = this.job;
-    if (!job) return;
+    if (!job || (thread && job.thread !== thread)) return;
     this.job = null;
     clearTimeout(job.timer);
     job.reject(error);
@@ -185,7 +191,7 @@ export class WorkerOfficeProvider implements OfficeProvider {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.failJob(new AppError('UNAVAILABLE', 'The server is shutting down.'));
+    this.failJob(null, new AppError('UNAVAILABLE', 'The server is shutting down.'));
     const thread = this.thread;
     this.thread = null;
     await thread?.terminate();

@@ -120,7 +120,8 @@ export function FileImport({ onAppend, disabled = false }: FileImportProps) {
       {items.length > 0 && (
         <ol className="file-import-list" aria-label="Files to import">
           {items.map((item, index) => {
-            const canMove = batchOpen && item.status !== 'added';
+            // Only files whose text will be added have a place in the order.
+            const canMove = batchOpen && item.status !== 'added' && item.status !== 'failed';
             return (
               <li key={item.id} className={`file-import-item is-${item.status}`}>
                 <div className="file-import-row">
