@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { prepareImageForOcr, splitIntoStrips, toPgm } from './prepare-image.js';
+import { estimateSkew, prepareImageForOcr, splitIntoStrips, toPgm } from './prepare-image.js';
 
 /** A printed page: `lines` lines of text, optionally turned by `angle` degrees. */
 async function page(lines: number, angle = 0): Promise<Buffer> {
@@ -52,5 +52,34 @@ describe('preparing images for OCR', () => {
         .toBuffer(),
     );
     expect(splitIntoStrips(small, 2)).toHaveLength(1);
+  });
+});
+
+describe('levelling tilted text', () => {
+  it.each([3, -2, 1.5])('finds a page turned by %s° and turns it back', async (angle) => {
+    const turned = await sharp(await page(30))
+      .rotate(angle, { background: '#fff' })
+      .png()
+      .toBuffer();
+    const plain = await sharp(turned)
+      .greyscale()
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const found = estimateSkew({
+      pixels: plain.data,
+      width: plain.info.width,
+      height: plain.info.height,
+    });
+    expect(Math.abs(found + angle)).toBeLessThanOrEqual(0.3);
+  });
+
+  it('so a tilted photo of a page can still be read in two strips', async () => {
+    const turned = await sharp(await page(30))
+      .rotate(2, { background: '#5b4a3a' })
+      .jpeg()
+      .toBuffer();
+    const prepared = await prepareImageForOcr(turned);
+    expect(splitIntoStrips(prepared, 2)).toHaveLength(2);
   });
 });

@@ -69,10 +69,77 @@ export async function prepareImageForOcr(bytes: Buffer): Promise<GreyImage> {
       .toColourspace('b-w')
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { pixels: data, width: info.width, height: info.height };
+    return await straighten({ pixels: data, width: info.width, height: info.height });
   } catch {
     throw badRequest(DAMAGED_IMAGE);
   }
+}
+
+/** Largest tilt looked for, in degrees: a page photographed by hand is rarely turned more. */
+const MAX_SKEW_DEGREES = 5;
+
+/**
+ * The angle (degrees, clockwise positive as sharp's `rotate` takes it) that makes the lines
+ * of text level. Lines of print make sharp peaks in a projection of the page's light/dark
+ * edges when projected along their own direction; the angle with the sharpest profile wins.
+ * Returns 0 when no angle is clearly better than leaving the image as it is.
+ */
+export function estimateSkew(image: GreyImage): number {
+  const { pixels, width, height } = image;
+  // Sample edge points (a dark pixel after a light one) on a grid small enough to be quick.
+  const step = Math.max(1, Math.floor(Math.sqrt((width * height) / 400_000)));
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let y = 0; y < height; y += step) {
+    const row = y * width;
+    for (let x = step; x < width; x += step) {
+      if (pixels[row + x]! < 128 && pixels[row + x - step]! >= 128) {
+        xs.push(x);
+        ys.push(y);
+      }
+    }
+  }
+  if (xs.length < 200) return 0;
+  const bins = new Float64Array(Math.ceil(height / step) + Math.ceil(width / step) + 4);
+  const offset = Math.ceil(width / step) + 2;
+  const sharpness = (degrees: number) => {
+    bins.fill(0);
+    const slope = Math.tan((degrees * Math.PI) / 180);
+    for (let i = 0; i < xs.length; i++) {
+      bins[Math.round((ys[i]! - xs[i]! * slope) / step) + offset]! += 1;
+    }
+    let sum = 0;
+    for (let i = 1; i < bins.length; i++) sum += (bins[i]! - bins[i - 1]!) ** 2;
+    return sum;
+  };
+  const level = sharpness(0);
+  let best = 0;
+  let bestScore = level;
+  for (let degrees = -MAX_SKEW_DEGREES; degrees <= MAX_SKEW_DEGREES; degrees += 0.5) {
+    const score = sharpness(degrees);
+    if (score > bestScore) [best, bestScore] = [degrees, score];
+  }
+  for (let degrees = best - 0.4; degrees <= best + 0.4; degrees += 0.1) {
+    const score = sharpness(degrees);
+    if (score > bestScore) [best, bestScore] = [degrees, score];
+  }
+  // Lines y = x·tan(a) + c go down to the right for a > 0: turning by -a levels them.
+  return bestScore > level * 1.05 ? -Math.round(best * 10) / 10 : 0;
+}
+
+/** Levels tilted lines of text (when there are enough of them to tell) on a white ground. */
+async function straighten(image: GreyImage): Promise<GreyImage> {
+  if (image.width * image.height < 500_000) return image;
+  const angle = estimateSkew(image);
+  if (Math.abs(angle) < 0.3) return image;
+  const { data, info } = await sharp(image.pixels, {
+    raw: { width: image.width, height: image.height, channels: 1 },
+  })
+    .rotate(angle, { background: '#ffffff' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
 }
 
 /** A row with at most this many light/dark changes holds no text (a page or desk edge at most). */
