@@ -217,7 +217,7 @@ export default async function imports(kit) {
     return res.json();
   };
   // The server warms its OCR engine and parsing thread after it starts; let that finish.
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await new Promise((resolve) => setTimeout(resolve, 6000));
   const httpDocx = [];
   for (let i = 0; i < 5; i++) {
     httpDocx.push(
