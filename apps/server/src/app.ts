@@ -15,6 +15,7 @@ import { chatRoutes } from './modules/chat/chat.routes.js';
 import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { importsRoutes } from './modules/imports/imports.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -95,6 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(chatRoutes, { prefix: '/api/v1' });
   await app.register(usersRoutes, { prefix: '/api/v1' });
   await app.register(newsletterRoutes, { prefix: '/api/v1' });
+  await app.register(importsRoutes, { prefix: '/api/v1' });
 
   await app.register(webPlugin, {
     mode: webMode,

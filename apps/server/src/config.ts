@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { PRODUCT_NAME } from '@chapterwise/shared';
@@ -51,6 +59,9 @@ const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanish.default(true),
   /** Multiplies the per-IP budgets of login, register, reset and newsletter (one school, one IP). */
   RATE_LIMIT_SCALE: z.coerce.number().positive().max(10_000).default(1),
+  /** LibreOffice's soffice for .ppt/.xls import: empty = look on PATH, `off` = never. */
+  SOFFICE_PATH: z.string().default(''),
+  PATH: z.string().default(''),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -73,6 +84,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   storage: StorageConfig;
   rateLimitScale: number;
+  /** LibreOffice's soffice, when installed and not switched off: .ppt/.xls import needs it. */
+  sofficePath: string | null;
 }
 
 export type StorageConfig =
@@ -118,6 +131,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (!e[key]) problems.push(`${key}: required when STORAGE=s3`);
     }
   }
+  const sofficePath = findSoffice(e.SOFFICE_PATH, e.PATH);
+  if (sofficePath === undefined) {
+    problems.push(`SOFFICE_PATH: no executable at ${e.SOFFICE_PATH}`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -158,7 +175,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : { driver: 'local', dir: path.join(dataDir, 'uploads') },
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    sofficePath: sofficePath ?? null,
   };
+}
+
+/**
+ * LibreOffice's `soffice`: the given path (undefined when it is not there), none when switched
+ * off, else the first found on PATH or in the usual install folders (null when absent).
+ */
+function findSoffice(setting: string, searchPath: string): string | null | undefined {
+  const isExecutable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (setting === 'off') return null;
+  if (setting) return isExecutable(setting) ? path.resolve(setting) : undefined;
+  const candidates = [
+    ...searchPath
+      .split(path.delimiter)
+      .filter(Boolean)
+      .flatMap((dir) => [path.join(dir, 'soffice'), path.join(dir, 'libreoffice')]),
+    '/usr/lib/libreoffice/program/soffice',
+    '/opt/libreoffice/program/soffice',
+    '/Applications/LibreOffice.app/Contents/MacOS/soffice',
+  ];
+  return candidates.find(isExecutable) ?? null;
 }
 
 /** Outside production a missing JWT_SECRET is generated once and kept in DATA_DIR. */

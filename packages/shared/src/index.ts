@@ -7,3 +7,4 @@ export * from './format.js';
 export * from './meta.js';
 export * from './users.js';
 export * from './newsletter.js';
+export * from './imports.js';
