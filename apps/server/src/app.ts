@@ -11,6 +11,7 @@ import { JSON_BODY_LIMIT_BYTES } from '@chapterwise/shared';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
+import { booksRoutes } from './modules/books/books.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
 import { authPlugin } from './plugins/auth.js';
@@ -18,6 +19,7 @@ import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { securityPlugin } from './plugins/security.js';
+import { sitemapPlugin } from './plugins/sitemap.js';
 import { webPlugin, type WebPluginOptions } from './plugins/web.js';
 
 declare module 'fastify' {
@@ -77,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dbPlugin, { database });
   await app.register(authPlugin, { jwtSecret: config.jwtSecret });
   await app.register(openapiPlugin);
+  await app.register(sitemapPlugin, { publicUrl: config.publicUrl });
 
   const jobs = new JobQueue(database, app.log);
   app.decorate('jobs', jobs);
@@ -85,6 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes);
   await app.register(metaRoutes({ trustProxy: config.trustProxy }), { prefix: '/api/v1' });
   await app.register(chatRoutes, { prefix: '/api/v1' });
+  await app.register(booksRoutes, { prefix: '/api/v1' });
 
   await app.register(webPlugin, {
     mode: webMode,
