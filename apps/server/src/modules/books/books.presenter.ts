@@ -8,7 +8,9 @@ const SUBJECT_NAMES = new Map(SUBJECTS.map((s) => [s.slug, s.name]));
 export const GENERATED_COVER_VERSION = 1;
 
 /** The cover URL: `v` changes with the image, so the image itself may be cached for a year. */
-export function coverUrl(row: Pick<BookListRow, 'id' | 'title' | 'authors' | 'subject' | 'coverEtag'>): string {
+export function coverUrl(
+  row: Pick<BookListRow, 'id' | 'title' | 'authors' | 'subject' | 'coverEtag'>,
+): string {
   const version =
     row.coverEtag ??
     `g${GENERATED_COVER_VERSION}-${createHash('sha1')

@@ -62,7 +62,8 @@ export interface ListBooksPage {
 
 function filterConditions(filter: ListBooksFilter): SQL[] {
   const conditions: SQL[] = [];
-  if (filter.subject) conditions.push(sql`${books.subjectSlugs} @> ARRAY[${filter.subject}]::text[]`);
+  if (filter.subject)
+    conditions.push(sql`${books.subjectSlugs} @> ARRAY[${filter.subject}]::text[]`);
   if (filter.author) conditions.push(sql`${books.authorSlugs} @> ARRAY[${filter.author}]::text[]`);
   return conditions;
 }
@@ -318,7 +319,9 @@ export async function replaceChapters(
   await db.transaction(async (tx) => {
     await tx.delete(bookChapters).where(eq(bookChapters.bookId, bookId));
     for (let i = 0; i < chapters.length; i += 50) {
-      await tx.insert(bookChapters).values(chapters.slice(i, i + 50).map((c) => ({ ...c, bookId })));
+      await tx
+        .insert(bookChapters)
+        .values(chapters.slice(i, i + 50).map((c) => ({ ...c, bookId })));
     }
     await tx
       .update(books)
@@ -329,7 +332,14 @@ export async function replaceChapters(
 
 export async function upsertCover(
   db: Db,
-  cover: { bookId: number; jpeg: Buffer; width: number; height: number; etag: string; licence: string },
+  cover: {
+    bookId: number;
+    jpeg: Buffer;
+    width: number;
+    height: number;
+    etag: string;
+    licence: string;
+  },
 ): Promise<void> {
   await db
     .insert(bookCovers)

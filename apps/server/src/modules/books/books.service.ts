@@ -190,7 +190,11 @@ export class BooksService {
         ...SUBJECTS.map((s) => ({ path: `/books/${s.slug}` })),
       ];
     }
-    const rows = await listBookUrls(this.db, (page - 2) * SITEMAP_BOOKS_PER_PAGE, SITEMAP_BOOKS_PER_PAGE);
+    const rows = await listBookUrls(
+      this.db,
+      (page - 2) * SITEMAP_BOOKS_PER_PAGE,
+      SITEMAP_BOOKS_PER_PAGE,
+    );
     const chapters = await listChapterUrlsOfBooks(
       this.db,
       rows.filter((r) => r.chapterCount > 0).map((r) => r.id),

@@ -40,10 +40,16 @@ async function main() {
   write(
     out,
     'catalog/gutenberg_authors.csv.gz',
-    filterCsv(path.join(catalog, 'gutenberg_authors.csv'), (r) => authors.has(r.gutenberg_author_id!)),
+    filterCsv(path.join(catalog, 'gutenberg_authors.csv'), (r) =>
+      authors.has(r.gutenberg_author_id!),
+    ),
   );
   for (const name of ['gutenberg_subjects.csv', 'gutenberg_languages.csv']) {
-    write(out, `catalog/${name}.gz`, filterCsv(path.join(catalog, name), (r) => keep.has(r.gutenberg_id!)));
+    write(
+      out,
+      `catalog/${name}.gz`,
+      filterCsv(path.join(catalog, name), (r) => keep.has(r.gutenberg_id!)),
+    );
   }
   const pgCatalog = findSourceFile(path.join(catalog, 'pg_catalog_first7660.csv'));
   if (pgCatalog) {
@@ -59,7 +65,11 @@ async function main() {
   for (const dir of ['rdf', 'texts']) {
     mkdirSync(path.join(out, dir), { recursive: true });
     for (const name of readdirSync(path.join(source, dir))) {
-      write(out, `${dir}/${name.replace(/\.gz$/, '')}.gz`, readSourceBytes(path.join(source, dir, name)));
+      write(
+        out,
+        `${dir}/${name.replace(/\.gz$/, '')}.gz`,
+        readSourceBytes(path.join(source, dir, name)),
+      );
     }
   }
   const covers = path.join(source, 'covers', 'public_domain');
@@ -80,7 +90,11 @@ async function main() {
 /** The header and the raw text of every record the predicate keeps (records may span lines). */
 function filterCsv(file: string, predicate: (row: Record<string, string>) => boolean): Buffer {
   const text = readSourceText(file);
-  const records = parse(text, { raw: true, skip_empty_lines: true, bom: true }) as unknown as Array<{
+  const records = parse(text, {
+    raw: true,
+    skip_empty_lines: true,
+    bom: true,
+  }) as unknown as Array<{
     record: string[];
     raw: string;
   }>;

@@ -245,7 +245,8 @@ function sourceFiles(source: string): string[] {
     .map((n) => findSourceFile(path.join(catalog, n)))
     .filter((f): f is string => Boolean(f));
   for (const dir of ['rdf', 'texts', path.join('covers', 'public_domain')]) {
-    for (const { file } of listById(path.join(source, dir), /^(?:pg)?(\d+)\.\w+$/)) files.push(file);
+    for (const { file } of listById(path.join(source, dir), /^(?:pg)?(\d+)\.\w+$/))
+      files.push(file);
   }
   return files;
 }

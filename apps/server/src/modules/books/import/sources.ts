@@ -70,7 +70,12 @@ export function fingerprintFiles(files: string[]): string {
 }
 
 function csv(text: string): Array<Record<string, string>> {
-  return parse(text, { columns: true, skip_empty_lines: true, relax_column_count: true, bom: true });
+  return parse(text, {
+    columns: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    bom: true,
+  });
 }
 
 const splitList = (value: string | undefined, separator: string | RegExp) =>

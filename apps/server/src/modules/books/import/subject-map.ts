@@ -28,7 +28,8 @@ const RULES: Rule[] = [
   { subject: 'Fairy Tales', shelves: /^Fairy Tales$/i, lcsh: /\bFairy tales\b/i },
   {
     subject: "Children's Literature",
-    shelves: /^(Children & Young Adult Reading|Children's (Fiction|Literature|Book Series|Picture Books|Instructional Books|Myths|Verse|History)|School Stories)$/,
+    shelves:
+      /^(Children & Young Adult Reading|Children's (Fiction|Literature|Book Series|Picture Books|Instructional Books|Myths|Verse|History)|School Stories)$/,
     lcsh: /\b(Juvenile (fiction|literature|poetry)|Children's (stories|poetry|literature))\b/i,
     lcc: /^PZ/,
   },
@@ -37,7 +38,11 @@ const RULES: Rule[] = [
     shelves: /^(Plays|Dramas|Opera)$/,
     lcsh: /(--\s*Drama$|^Drama$|\bTragedies\b|\bComedies\b|\bTragicomedy\b)/,
   },
-  { subject: 'Poetry', shelves: /^Poetry$/, lcsh: /(\bPoetry\b|\bPoems\b|^Verse\b|\bBallads\b|\bSonnets\b)/ },
+  {
+    subject: 'Poetry',
+    shelves: /^Poetry$/,
+    lcsh: /(\bPoetry\b|\bPoems\b|^Verse\b|\bBallads\b|\bSonnets\b)/,
+  },
   {
     subject: 'Folklore & Mythology',
     shelves: /^(Mythology, Legends & Folklore|Folklore|Mythology)$/,
@@ -52,7 +57,11 @@ const RULES: Rule[] = [
   },
   { subject: 'Horror', shelves: /^Horror$/, lcsh: /\b(Horror tales|Ghost stories|Vampires)\b/ },
   { subject: 'Gothic Fiction', shelves: /^Gothic Fiction$/, lcsh: /\bGothic\b/ },
-  { subject: 'Science Fiction', shelves: /^(Science Fiction|Science-Fiction & Fantasy)$/, lcsh: /\bScience fiction\b/i },
+  {
+    subject: 'Science Fiction',
+    shelves: /^(Science Fiction|Science-Fiction & Fantasy)$/,
+    lcsh: /\bScience fiction\b/i,
+  },
   { subject: 'Fantasy', shelves: /^Fantasy$/, lcsh: /\bFantasy (fiction|literature)\b/ },
   {
     subject: 'Historical Fiction',
@@ -73,7 +82,11 @@ const RULES: Rule[] = [
     subject: 'Letters & Diaries',
     lcsh: /(\bCorrespondence\b|\bDiaries\b|-- Letters$)/,
   },
-  { subject: 'Essays', shelves: /^Essays, Letters & Speeches$/, lcsh: /(\bEssays\b|\bSpeeches\b|\bAddresses\b)/ },
+  {
+    subject: 'Essays',
+    shelves: /^Essays, Letters & Speeches$/,
+    lcsh: /(\bEssays\b|\bSpeeches\b|\bAddresses\b)/,
+  },
   {
     subject: 'African American History',
     shelves: /^Slavery$/,
@@ -106,15 +119,36 @@ const RULES: Rule[] = [
   },
   {
     subject: 'Religion',
-    shelves: /^(Religion|Spirituality|History - Religious|Christianity|Judaism|Latter Day Saints|Islam|Buddhism)$/,
+    shelves:
+      /^(Religion|Spirituality|History - Religious|Christianity|Judaism|Latter Day Saints|Islam|Buddhism)$/,
     lcsh: /\b(Bible|Christianity|Church|Sermons|Theology|God)\b/,
     lcc: /^B[L-X]/,
   },
-  { subject: 'Psychology', shelves: /^(Psychiatry|Psychology)$/, lcsh: /\bPsychology\b/, lcc: /^BF/ },
-  { subject: 'Philosophy', shelves: /^(Philosophy & Ethics|Philosophy)$/, lcsh: /\b(Philosophy|Ethics)\b/, lcc: /^B[A-J]?\d*$/ },
-  { subject: 'Politics & Government', shelves: /^Politics$/, lcsh: /\b(Politics and government|Political science)\b/, lcc: /^J/ },
+  {
+    subject: 'Psychology',
+    shelves: /^(Psychiatry|Psychology)$/,
+    lcsh: /\bPsychology\b/,
+    lcc: /^BF/,
+  },
+  {
+    subject: 'Philosophy',
+    shelves: /^(Philosophy & Ethics|Philosophy)$/,
+    lcsh: /\b(Philosophy|Ethics)\b/,
+    lcc: /^B[A-J]?\d*$/,
+  },
+  {
+    subject: 'Politics & Government',
+    shelves: /^Politics$/,
+    lcsh: /\b(Politics and government|Political science)\b/,
+    lcc: /^J/,
+  },
   { subject: 'Law', shelves: /^Law & Criminology$/, lcsh: /\bLaw\b/, lcc: /^K/ },
-  { subject: 'Economics', shelves: /^(Economics|Business|Management)$/, lcsh: /\b(Economics|Economic conditions|Commerce|Finance)\b/, lcc: /^H[B-J]/ },
+  {
+    subject: 'Economics',
+    shelves: /^(Economics|Business|Management)$/,
+    lcsh: /\b(Economics|Economic conditions|Commerce|Finance)\b/,
+    lcc: /^H[B-J]/,
+  },
   {
     subject: "Women's Studies",
     shelves: /^(Gender & Sexuality Studies|Women's Studies)$/,
@@ -122,7 +156,8 @@ const RULES: Rule[] = [
   },
   {
     subject: 'Social Sciences',
-    shelves: /^(Sociology|Archaeology & Anthropology|Parenthood & Family Relations|Old Age & the Elderly)$/,
+    shelves:
+      /^(Sociology|Archaeology & Anthropology|Parenthood & Family Relations|Old Age & the Elderly)$/,
     lcsh: /\b(Sociology|Anthropology|Archaeology|Ethnology)\b/,
     lcc: /^(H|GN)/,
   },
@@ -143,7 +178,12 @@ const RULES: Rule[] = [
     lcsh: /\b(Criticism and interpretation|History and criticism|Authorship)\b/,
     lcc: /^PN/,
   },
-  { subject: 'Mathematics', shelves: /^Mathematics$/, lcsh: /\b(Mathematics|Arithmetic|Geometry|Algebra)\b/, lcc: /^QA/ },
+  {
+    subject: 'Mathematics',
+    shelves: /^Mathematics$/,
+    lcsh: /\b(Mathematics|Arithmetic|Geometry|Algebra)\b/,
+    lcc: /^QA/,
+  },
   {
     subject: 'Medicine & Health',
     shelves: /^(Health & Medicine|Nutrition|Drugs|Pharmacology|Alcohol)$/,
@@ -168,7 +208,12 @@ const RULES: Rule[] = [
     lcsh: /\b(Technology|Engineering|Inventions|Machinery|Electricity|Agriculture)\b/,
     lcc: /^(T|S)/,
   },
-  { subject: 'Cookery', shelves: /^(Cooking & Drinking|Cookbooks and Cooking)$/, lcsh: /\b(Cooking|Cookery)\b/, lcc: /^TX/ },
+  {
+    subject: 'Cookery',
+    shelves: /^(Cooking & Drinking|Cookbooks and Cooking)$/,
+    lcsh: /\b(Cooking|Cookery)\b/,
+    lcc: /^TX/,
+  },
   {
     subject: 'Art & Architecture',
     shelves: /^(Art|Architecture|Fashion|Crafts)$/,
@@ -184,7 +229,8 @@ const RULES: Rule[] = [
   },
   {
     subject: 'Periodicals & Reference',
-    shelves: /^(Journals|Encyclopedias|Reference|Reports & Conference Proceedings|Journalism|Punch|Notes and Queries|Scientific American|The Atlantic Monthly|Blackwood's Edinburgh Magazine|Chambers's Edinburgh Journal|Harper's Young People|Contemporary Reviews|The Mirror of Literature, Amusement, and Instruction|The American Missionary)$/,
+    shelves:
+      /^(Journals|Encyclopedias|Reference|Reports & Conference Proceedings|Journalism|Punch|Notes and Queries|Scientific American|The Atlantic Monthly|Blackwood's Edinburgh Magazine|Chambers's Edinburgh Journal|Harper's Young People|Contemporary Reviews|The Mirror of Literature, Amusement, and Instruction|The American Missionary)$/,
     lcsh: /\b(Periodicals|Encyclopedias and dictionaries)\b/,
     lcc: /^(A|Z)/,
   },
@@ -193,7 +239,11 @@ const RULES: Rule[] = [
   { subject: 'German Literature', shelves: /^German Literature$/, lcc: /^PT/ },
   { subject: 'British Literature', shelves: /^British Literature$/, lcc: /^PR/ },
   { subject: 'American Literature', shelves: /^American Literature$/, lcc: /^PS/ },
-  { subject: 'Novels', shelves: /^(Novels|Classics of Literature|Literature - Other)$/, lcsh: /\bFiction\b/ },
+  {
+    subject: 'Novels',
+    shelves: /^(Novels|Classics of Literature|Literature - Other)$/,
+    lcsh: /\bFiction\b/,
+  },
 ];
 
 /** Where a book with nothing to go on lands. */

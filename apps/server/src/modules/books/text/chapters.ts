@@ -258,7 +258,11 @@ function looksLikeTitle(block: Block): boolean {
   if (words.length === 0 || words.length > 14) return false;
   const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
   if (capitalised / words.length < 0.5) return false;
-  return !/[,;:]$/.test(text) && !/[,.!?][”"’]?\s*$/.test(text.replace(/^[“"].*[”"]$/, 'x')) && !/[a-z]\.\s+[A-Z]/.test(text);
+  return (
+    !/[,;:]$/.test(text) &&
+    !/[,.!?][”"’]?\s*$/.test(text.replace(/^[“"].*[”"]$/, 'x')) &&
+    !/[a-z]\.\s+[A-Z]/.test(text)
+  );
 }
 
 function isAllCapsTitle(text: string): boolean {
@@ -560,7 +564,10 @@ function playUnits(
   // The prologue before the play (named in the contents too: the later one counts).
   const prologue = all
     .filter((c) => (c.family === 'named' || c.family === 'caps') && /prologue/i.test(c.title))
-    .filter((c) => c.block < firstScene && !acts.some((a) => a.block < c.block && a.block > firstScene - 12))
+    .filter(
+      (c) =>
+        c.block < firstScene && !acts.some((a) => a.block < c.block && a.block > firstScene - 12),
+    )
     .at(-1);
   if (prologue) {
     const boundaries = [...scenes, ...acts].map((c) => c.block).filter((b) => b > prologue.block);
@@ -594,7 +601,10 @@ function unit(c: Candidate, title: string): Unit {
 
 function label(word: string, c: Candidate): string {
   const numeral = /^[IVXLC]+$/i.test(c.numeral) ? c.numeral.toUpperCase() : titleCase(c.numeral);
-  const head = c.family === 'numbered' || c.family === 'bare-number' ? `${word} ${c.numeral}` : `${word} ${numeral}`;
+  const head =
+    c.family === 'numbered' || c.family === 'bare-number'
+      ? `${word} ${c.numeral}`
+      : `${word} ${numeral}`;
   const title = cleanTitle(c.title);
   return title ? `${head}: ${title}` : head;
 }
@@ -656,9 +666,9 @@ function finish(raw: Array<{ title: string; text: string }>): SplitChapter[] {
       const seen = titles.get(title.toLowerCase()) ?? 0;
       titles.set(title.toLowerCase(), seen + 1);
       if (seen > 0) title = `${title} (${seen + 1})`;
-      let base = slugify(title).slice(0, 80).replace(/-+[^-]*$/, (tail) =>
-        slugify(title).length > 80 ? '' : tail,
-      );
+      let base = slugify(title)
+        .slice(0, 80)
+        .replace(/-+[^-]*$/, (tail) => (slugify(title).length > 80 ? '' : tail));
       if (!base) base = `part-${index + 1}`;
       let url = base;
       for (let n = 2; urls.has(url); n++) url = `${base}-${n}`;

@@ -16,7 +16,9 @@ export function measureText(text: string): TextStats {
   for (const word of words) syllableCount += countSyllables(word);
   // A sentence ends at . ! ? (optionally followed by closing quotes or brackets) before a
   // space or the end; abbreviations such as "Mr." are not counted as ends.
-  const ends = text.match(/(?<!\b(?:Mr|Mrs|Ms|Dr|St|Sr|Jr|Mt|vs|etc|i\.e|e\.g))[.!?]+[”"’')\]]*(?=\s|$)/g) ?? [];
+  const ends =
+    text.match(/(?<!\b(?:Mr|Mrs|Ms|Dr|St|Sr|Jr|Mt|vs|etc|i\.e|e\.g))[.!?]+[”"’')\]]*(?=\s|$)/g) ??
+    [];
   return {
     wordCount: countWords(text),
     sentenceCount: Math.max(1, ends.length),
@@ -32,8 +34,7 @@ export function measureText(text: string): TextStats {
 export function fleschKincaidGrade(stats: TextStats): number {
   if (stats.wordCount === 0) return 0;
   const words = Math.max(1, stats.syllableCount > 0 ? stats.wordCount : 1);
-  const grade =
-    0.39 * (words / stats.sentenceCount) + 11.8 * (stats.syllableCount / words) - 15.59;
+  const grade = 0.39 * (words / stats.sentenceCount) + 11.8 * (stats.syllableCount / words) - 15.59;
   return Math.round(Math.min(18, Math.max(0, grade)) * 10) / 10;
 }
 
