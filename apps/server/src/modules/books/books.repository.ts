@@ -85,7 +85,10 @@ export async function listBooks(
       ? [desc(books.downloadCount), asc(books.id)]
       : order.sort === 'createdAt'
         ? [desc(books.createdAt), desc(books.id)]
-        : [sql`((${books.id}::bigint * 2654435761 + ${order.seed}) % 4294967291)`, asc(books.id)];
+        : [
+            sql`(((${books.id}::bigint # ${order.seed}::bigint) * 2654435761) % 4294967291)`,
+            asc(books.id),
+          ];
   const rowsQuery = db
     .select(bookColumns)
     .from(books)

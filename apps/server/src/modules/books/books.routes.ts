@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -43,104 +44,112 @@ function sendCached(
  * The catalogue calls (spec §7): lists and search, one book, one chapter, the subjects,
  * and book covers. All public; all cached in memory until the catalogue changes.
  */
-export const booksRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = new BooksService(app.db, app.config.dataDir);
-  app.decorate('books', service);
-  app.addHook('onReady', () => service.start());
-  app.addHook('onClose', async () => service.stop());
+export const booksRoutes = fp(
+  async (app: FastifyInstance, options: { prefix?: string }) => {
+    // The service is visible app-wide (`app.books`): other modules read chapters through it.
+    const service = new BooksService(app.db, app.config.dataDir);
+    app.decorate('books', service);
+    app.addHook('onReady', () => service.start());
+    app.addHook('onClose', async () => service.stop());
+    app.sitemaps.add({
+      name: 'books',
+      pageCount: () => service.sitemapPageCount(),
+      paths: (page) => service.sitemapPaths(page),
+    });
+    await app.register(catalogueRoutes(service), { prefix: options.prefix ?? '/api/v1' });
+  },
+  { name: 'books', dependencies: ['db', 'sitemap'] },
+);
 
-  app.sitemaps.add({
-    name: 'books',
-    pageCount: () => service.sitemapPageCount(),
-    paths: (page) => service.sitemapPaths(page),
-  });
-
-  app.get(
-    '/getgutenbergbooks',
-    {
-      schema: {
-        tags: ['books'],
-        summary: 'Books: sorted, filtered by subject or author slug, or searched (paged)',
-        querystring: BooksQuerySchema,
-        response: { 200: BooksAnswerSchema },
+const catalogueRoutes = (service: BooksService): FastifyPluginAsyncZod =>
+  async function catalogue(app) {
+    app.get(
+      '/getgutenbergbooks',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'Books: sorted, filtered by subject or author slug, or searched (paged)',
+          querystring: BooksQuerySchema,
+          response: { 200: BooksAnswerSchema },
+        },
       },
-    },
-    async (request, reply) => {
-      const answer = await service.listBooksCached(request.query);
-      const cacheControl =
-        request.query.sort === 'random' && request.query.seed === undefined
-          ? 'public, max-age=30'
-          : CATALOGUE_CACHE_CONTROL;
-      return sendCached(request, reply, answer, cacheControl);
-    },
-  );
-
-  app.get(
-    '/getgutenbergbook',
-    {
-      schema: {
-        tags: ['books'],
-        summary: 'One book with its chapter list',
-        querystring: BookUrlQuerySchema,
-        response: { 200: BookAnswerSchema },
+      async (request, reply) => {
+        const answer = await service.listBooksCached(request.query);
+        const cacheControl =
+          request.query.sort === 'random' && request.query.seed === undefined
+            ? 'public, max-age=30'
+            : CATALOGUE_CACHE_CONTROL;
+        return sendCached(request, reply, answer, cacheControl);
       },
-    },
-    async (request, reply) =>
-      sendCached(request, reply, await service.getBookCached(request.query.url)),
-  );
+    );
 
-  app.get(
-    '/getgutenbergbookchapter',
-    {
-      schema: {
-        tags: ['books'],
-        summary: 'One chapter of a book, with the previous and next chapters',
-        querystring: ChapterQuerySchema,
-        response: { 200: ChapterAnswerSchema },
+    app.get(
+      '/getgutenbergbook',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'One book with its chapter list',
+          querystring: BookUrlQuerySchema,
+          response: { 200: BookAnswerSchema },
+        },
       },
-    },
-    async (request, reply) =>
-      sendCached(
-        request,
-        reply,
-        await service.getChapterCached(request.query.url, request.query.chapterUrl),
-      ),
-  );
+      async (request, reply) =>
+        sendCached(request, reply, await service.getBookCached(request.query.url)),
+    );
 
-  app.get(
-    '/getbooksubjects',
-    {
-      schema: {
-        tags: ['books'],
-        summary: 'The teacher-facing subjects with their numbers of books',
-        response: { 200: BookSubjectsAnswerSchema },
+    app.get(
+      '/getgutenbergbookchapter',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'One chapter of a book, with the previous and next chapters',
+          querystring: ChapterQuerySchema,
+          response: { 200: ChapterAnswerSchema },
+        },
       },
-    },
-    async (request, reply) => sendCached(request, reply, await service.subjectsCached()),
-  );
+      async (request, reply) =>
+        sendCached(
+          request,
+          reply,
+          await service.getChapterCached(request.query.url, request.query.chapterUrl),
+        ),
+    );
 
-  app.get(
-    '/books/:id/cover.jpg',
-    {
-      schema: {
-        tags: ['books'],
-        summary: 'A book cover (JPEG): the public-domain cover, or a generated one',
-        params: z.object({ id: z.coerce.number().int().min(1).max(10_000_000) }),
-        querystring: z.object({ v: z.string().max(64).optional() }),
+    app.get(
+      '/getbooksubjects',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'The teacher-facing subjects with their numbers of books',
+          response: { 200: BookSubjectsAnswerSchema },
+        },
       },
-    },
-    async (request, reply) => {
-      const cover = await service.getCover(request.params.id);
-      reply
-        .header('etag', cover.etag)
-        .header(
-          'cache-control',
-          request.query.v ? 'public, max-age=31536000, immutable' : 'public, max-age=86400',
-        )
-        // Covers are shown by other sites' previews (Open Graph) too.
-        .header('cross-origin-resource-policy', 'cross-origin');
-      if (matchesEtag(request.headers['if-none-match'], cover.etag)) return reply.code(304).send();
-      return reply.type('image/jpeg').send(cover.jpeg);
-    },
-  );
-};
+      async (request, reply) => sendCached(request, reply, await service.subjectsCached()),
+    );
+
+    app.get(
+      '/books/:id/cover.jpg',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'A book cover (JPEG): the public-domain cover, or a generated one',
+          params: z.object({ id: z.coerce.number().int().min(1).max(10_000_000) }),
+          querystring: z.object({ v: z.string().max(64).optional() }),
+        },
+      },
+      async (request, reply) => {
+        const cover = await service.getCover(request.params.id);
+        reply
+          .header('etag', cover.etag)
+          .header(
+            'cache-control',
+            request.query.v ? 'public, max-age=31536000, immutable' : 'public, max-age=86400',
+          )
+          // Covers are shown by other sites' previews (Open Graph) too.
+          .header('cross-origin-resource-policy', 'cross-origin');
+        if (matchesEtag(request.headers['if-none-match'], cover.etag))
+          return reply.code(304).send();
+        return reply.type('image/jpeg').send(cover.jpeg);
+      },
+    );
+  };
