@@ -3,6 +3,10 @@ import { index, route, type RouteConfig } from '@react-router/dev/routes';
 export default [
   index('routes/home.tsx'),
   route('legal/:policy', 'routes/legal.tsx'),
+  route('books', 'routes/books.tsx', { id: 'books' }),
+  route('books/:slug', 'routes/books.tsx', { id: 'books-filtered' }),
+  route('book/:url', 'routes/book.tsx'),
+  route('book/:url/:chapterUrl', 'routes/chapter.tsx'),
   // Everything else, including the template-only paths the spec lists, is a real 404.
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -82,7 +82,9 @@ export const sitemapPlugin = fp(
               `<url><loc>${escapeXml(base + u.path)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`,
           )
           .join('\n');
-        reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600');
+        reply
+          .type('application/xml; charset=utf-8')
+          .header('cache-control', 'public, max-age=3600');
         return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`;
       },
     );

@@ -41,16 +41,34 @@ export const books = pgTable(
     title: text('title').notNull(),
     subtitle: text('subtitle').notNull().default(''),
     authors: jsonb('authors').$type<BookAuthorJson[]>().notNull().default([]),
-    authorSlugs: text('author_slugs').array().notNull().default(sql`'{}'::text[]`),
+    authorSlugs: text('author_slugs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Primary teacher-facing subject (name). */
     subject: text('subject').notNull(),
     /** Every teacher-facing subject (slugs), primary first. */
-    subjectSlugs: text('subject_slugs').array().notNull().default(sql`'{}'::text[]`),
+    subjectSlugs: text('subject_slugs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Library of Congress subject headings. */
-    lcsh: text('lcsh').array().notNull().default(sql`'{}'::text[]`),
-    lcc: text('lcc').array().notNull().default(sql`'{}'::text[]`),
-    bookshelves: text('bookshelves').array().notNull().default(sql`'{}'::text[]`),
-    languages: text('languages').array().notNull().default(sql`'{}'::text[]`),
+    lcsh: text('lcsh')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    lcc: text('lcc')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    bookshelves: text('bookshelves')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    languages: text('languages')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     downloadCount: integer('download_count').notNull().default(0),
     issued: date('issued'),
     chapterCount: integer('chapter_count').notNull().default(0),
