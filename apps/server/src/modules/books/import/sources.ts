@@ -93,10 +93,14 @@ const toYear = (value: string | undefined): number | null => {
 /** Splits a title at its first line break: "Title\r\nSubtitle" (gutenbergr, pg_catalog). */
 function splitTitle(raw: string): { title: string; subtitle: string } {
   const [first = '', ...rest] = raw.split(/\r?\n/);
-  return {
-    title: first.replace(/\s+/g, ' ').trim(),
-    subtitle: rest.join(' ').replace(/\s+/g, ' ').trim(),
-  };
+  // Catalogue titles keep MARC subfield marks ("Peter Pan : $b [Peter and Wendy]").
+  const clean = (text: string) =>
+    text
+      .replace(/\s*\$[a-z]\s*/g, ' ')
+      .replace(/\s+([:;,])/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim();
+  return { title: clean(first), subtitle: clean(rest.join(' ')) };
 }
 
 /**

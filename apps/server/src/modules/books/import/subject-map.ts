@@ -35,8 +35,9 @@ const RULES: Rule[] = [
   },
   {
     subject: 'Drama',
-    shelves: /^(Plays|Dramas|Opera)$/,
-    lcsh: /(--\s*Drama$|^Drama$|\bTragedies\b|\bComedies\b|\bTragicomedy\b)/,
+    // Not the "Plays/Films/Dramas" bookshelf: it also holds novels that became films.
+    lcsh: /(--\s*Drama$|^Drama$|\b[Dd]rama\b(?! -- History)|\bTragedies\b|\bComedies\b|\bTragicomedy\b|\bOne-act plays\b)/,
+    lcc: /^PR2[7-9]\d\d/,
   },
   {
     subject: 'Poetry',
