@@ -14,6 +14,8 @@ export interface CachedAnswer {
 export class CatalogueCache {
   private readonly entries = new Map<string, CachedAnswer>();
   private readonly pending = new Map<string, Promise<CachedAnswer>>();
+  /** Answers by the request's raw URL, for the hot path that skips validation (see routes). */
+  private readonly byUrl = new Map<string, CachedAnswer>();
   private version = -1;
 
   constructor(private readonly maxEntries = 2000) {}
@@ -28,6 +30,19 @@ export class CatalogueCache {
   clear(): void {
     this.entries.clear();
     this.pending.clear();
+    this.byUrl.clear();
+  }
+
+  /** The answer already sent for exactly this URL (path and query string), if any. */
+  getByUrl(url: string): CachedAnswer | undefined {
+    return this.byUrl.get(url);
+  }
+
+  /** Remembers the answer of a URL that passed validation (bounded like the main cache). */
+  setByUrl(url: string, answer: CachedAnswer): void {
+    if (url.length > 512) return;
+    if (this.byUrl.size >= this.maxEntries) this.byUrl.delete(this.byUrl.keys().next().value!);
+    this.byUrl.set(url, answer);
   }
 
   get size(): number {

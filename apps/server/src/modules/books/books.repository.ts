@@ -105,9 +105,23 @@ export async function listBooks(
   return { rows, count: counted?.count ?? 0 };
 }
 
+/** The rows of these ids, in the order of the ids. */
+async function rowsInOrder(db: Db, ids: number[]): Promise<BookListRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select(bookColumns)
+    .from(books)
+    .leftJoin(bookCovers, eq(bookCovers.bookId, books.id))
+    .where(inArray(books.id, ids));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is BookListRow => Boolean(r));
+}
+
 /**
  * Full-text search over titles (weight A) and authors (weight B), ranked by match and then
- * by popularity. `prefixQuery` is a to_tsquery string built from sanitised words.
+ * by popularity. `prefixQuery` is a to_tsquery string built from sanitised words. The
+ * ranking pass reads only ids and scores (a narrow window over every match); the page's
+ * 24 full rows are fetched afterwards.
  */
 export async function searchBooks(
   db: Db,
@@ -117,10 +131,9 @@ export async function searchBooks(
 ): Promise<{ rows: BookListRow[]; count: number }> {
   const query = sql`to_tsquery('english', ${prefixQuery})`;
   const where = and(sql`${books.search} @@ ${query}`, ...filterConditions(filter));
-  const rows = await db
-    .select({ ...bookColumns, total: sql<number>`count(*) over ()::int` })
+  const hits = await db
+    .select({ id: books.id, total: sql<number>`count(*) over ()::int` })
     .from(books)
-    .leftJoin(bookCovers, eq(bookCovers.bookId, books.id))
     .where(where)
     .orderBy(
       desc(sql`ts_rank(${books.search}, ${query}, 1) + ln(1 + ${books.downloadCount}) / 25`),
@@ -128,7 +141,15 @@ export async function searchBooks(
     )
     .limit(page.limit)
     .offset(page.offset);
-  if (rows.length > 0) return { rows, count: rows[0]!.total };
+  if (hits.length > 0) {
+    return {
+      rows: await rowsInOrder(
+        db,
+        hits.map((h) => h.id),
+      ),
+      count: hits[0]!.total,
+    };
+  }
   if (page.offset === 0) return { rows: [], count: 0 };
   const [counted] = await db
     .select({ count: sql<number>`count(*)::int` })
@@ -148,10 +169,9 @@ export async function searchBooksFuzzy(
   page: ListBooksPage,
 ): Promise<{ rows: BookListRow[]; count: number }> {
   const where = and(sql`${term} <% ${books.searchAll}`, ...filterConditions(filter));
-  const rows = await db
-    .select({ ...bookColumns, total: sql<number>`count(*) over ()::int` })
+  const hits = await db
+    .select({ id: books.id, total: sql<number>`count(*) over ()::int` })
     .from(books)
-    .leftJoin(bookCovers, eq(bookCovers.bookId, books.id))
     .where(where)
     .orderBy(
       desc(sql`round(word_similarity(${term}, ${books.searchAll})::numeric, 1)`),
@@ -160,7 +180,13 @@ export async function searchBooksFuzzy(
     )
     .limit(page.limit)
     .offset(page.offset);
-  return { rows, count: rows[0]?.total ?? 0 };
+  return {
+    rows: await rowsInOrder(
+      db,
+      hits.map((h) => h.id),
+    ),
+    count: hits[0]?.total ?? 0,
+  };
 }
 
 export async function findBookByUrl(db: Db, url: string): Promise<BookListRow | undefined> {

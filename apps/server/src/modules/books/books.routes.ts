@@ -33,11 +33,16 @@ function sendCached(
   answer: CachedAnswer,
   cacheControl = CATALOGUE_CACHE_CONTROL,
 ) {
-  reply.header('etag', answer.etag).header('cache-control', cacheControl);
   if (matchesEtag(request.headers['if-none-match'], answer.etag)) {
-    return reply.code(304).send();
+    return reply.code(304).headers({ etag: answer.etag, 'cache-control': cacheControl }).send();
   }
-  return reply.type('application/json; charset=utf-8').send(answer.body);
+  return reply
+    .headers({
+      etag: answer.etag,
+      'cache-control': cacheControl,
+      'content-type': 'application/json; charset=utf-8',
+    })
+    .send(answer.body);
 }
 
 /**
@@ -72,14 +77,25 @@ const catalogueRoutes = (service: BooksService): FastifyPluginAsyncZod =>
           querystring: BooksQuerySchema,
           response: { 200: BooksAnswerSchema },
         },
+        // The hot path (the home grid, directory pages): a URL answered before is answered
+        // again from memory before validation and the handler run. Only URLs that passed
+        // validation are remembered, and the random order without a seed never is.
+        onRequest: (request, reply, done) => {
+          const hit = service.cache.getByUrl(request.url);
+          if (!hit) return done();
+          sendCached(request, reply, hit);
+        },
       },
       async (request, reply) => {
         const answer = await service.listBooksCached(request.query);
-        const cacheControl =
-          request.query.sort === 'random' && request.query.seed === undefined
-            ? 'public, max-age=30'
-            : CATALOGUE_CACHE_CONTROL;
-        return sendCached(request, reply, answer, cacheControl);
+        const unseededRandom = request.query.sort === 'random' && request.query.seed === undefined;
+        if (!unseededRandom) service.cache.setByUrl(request.url, answer);
+        return sendCached(
+          request,
+          reply,
+          answer,
+          unseededRandom ? 'public, max-age=30' : CATALOGUE_CACHE_CONTROL,
+        );
       },
     );
 
