@@ -252,7 +252,7 @@ function looksLikeTitle(block: Block): boolean {
   if (block.lines.length > 2 || block.flat.length > 90) return false;
   const text = block.flat;
   if (isAllCapsTitle(text)) return true;
-  if (/^[(\[_]/.test(text)) return false;
+  if (/^[([_]/.test(text)) return false;
   // Title Case: most words capitalised, and no sentence ending except a final period.
   const words = text.split(/\s+/).filter((w) => /^[\p{L}]/u.test(w));
   if (words.length === 0 || words.length > 14) return false;

@@ -25,11 +25,15 @@ export function stripGutenbergText(raw: string): string {
 
 /** BOM off, every line ending a plain LF, no trailing spaces, no control characters. */
 export function normalizeText(raw: string): string {
-  return raw
-    .replace(/^\uFEFF/, '')
-    .replace(/\r\n?/g, '\n')
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
-    .replace(/[ \t]+$/gm, '');
+  return (
+    raw
+      .replace(/^\uFEFF/, '')
+      .replace(/\r\n?/g, '\n')
+      // Control characters (form feeds and the like) other than tab and newline.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
+      .replace(/[ \t]+$/gm, '')
+  );
 }
 
 // The marker may wrap onto a second line (The Strange Case of Dr Jekyll and Mr Hyde does).
