@@ -329,7 +329,11 @@ function assignUrls(
   return urls;
 }
 
-function toBookRow(entry: CatalogueEntry, url: string, catalogue: Catalogue): NewBookRow {
+function toBookRow(
+  entry: CatalogueEntry,
+  url: string,
+  catalogue: Catalogue,
+): NewBookRow & { searchTitle: string; searchAuthors: string } {
   const subjects = mapSubjects({
     bookshelves: entry.bookshelves,
     lcsh: entry.lcsh,
