@@ -494,6 +494,18 @@ export async function finishImport(db: Db, id: number, stats: Record<string, unk
     .where(eq(bookImports.id, id));
 }
 
+/**
+ * Reads the search table and its indexes once so that the first searches after a start do
+ * not pay for cold pages (PGlite reads them from disk on first use).
+ */
+export async function warmSearch(db: Db): Promise<void> {
+  await db.execute(sql`SELECT sum(download_count) FROM book_search`);
+  await db.execute(
+    sql`SELECT count(*) FROM book_search WHERE search @@ to_tsquery('english', 'th:* | s:* | a:* | c:* | p:* | m:*')`,
+  );
+  await db.execute(sql`SELECT count(*) FROM book_search WHERE 'histroy' <% search_all`);
+}
+
 /** The catalogue version: the id of the newest finished import (0 when none). */
 export async function readCatalogueVersion(db: Db): Promise<number> {
   const [row] = await db

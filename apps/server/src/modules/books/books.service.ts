@@ -25,6 +25,7 @@ import {
   readCatalogueVersion,
   searchBooks,
   searchBooksFuzzy,
+  warmSearch,
   type BookListRow,
 } from './books.repository.js';
 import { normalizeForSearch } from './text/normalize.js';
@@ -53,6 +54,8 @@ export class BooksService {
   /** Reads the catalogue version now and then every VERSION_CHECK_MS. */
   async start(): Promise<void> {
     await this.refreshVersion();
+    // In the background: readiness does not wait for it.
+    void warmSearch(this.db).catch(() => {});
     this.timer = setInterval(() => void this.refreshVersion().catch(() => {}), VERSION_CHECK_MS);
     this.timer.unref();
   }
