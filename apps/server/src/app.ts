@@ -11,6 +11,7 @@ import { JSON_BODY_LIMIT_BYTES } from '@chapterwise/shared';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
+import { booksRoutes } from './modules/books/books.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes.js';
@@ -25,6 +26,7 @@ import { securityPlugin } from './plugins/security.js';
 import { storagePlugin } from './plugins/storage.js';
 import { createMailer } from './providers/mail/index.js';
 import { createStorage } from './providers/storage/index.js';
+import { sitemapPlugin } from './plugins/sitemap.js';
 import { webPlugin, type WebPluginOptions } from './plugins/web.js';
 
 declare module 'fastify' {
@@ -86,6 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(storagePlugin, { storage: createStorage(config) });
   await app.register(mailPlugin, { mailer: createMailer(config, app.log) });
   await app.register(openapiPlugin);
+  await app.register(sitemapPlugin, { publicUrl: config.publicUrl });
 
   const jobs = new JobQueue(database, app.log);
   app.decorate('jobs', jobs);
@@ -97,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(usersRoutes, { prefix: '/api/v1' });
   await app.register(newsletterRoutes, { prefix: '/api/v1' });
   await app.register(importsRoutes, { prefix: '/api/v1' });
+  await app.register(booksRoutes, { prefix: '/api/v1' });
 
   await app.register(webPlugin, {
     mode: webMode,

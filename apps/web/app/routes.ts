@@ -10,6 +10,10 @@ export default [
   route('account', 'routes/account.tsx'),
   route('profile/:username', 'routes/profile.tsx'),
   route('newsletter/unsubscribe', 'routes/newsletter-unsubscribe.tsx'),
+  route('books', 'routes/books.tsx', { id: 'books' }),
+  route('books/:slug', 'routes/books.tsx', { id: 'books-filtered' }),
+  route('book/:url', 'routes/book.tsx'),
+  route('book/:url/:chapterUrl', 'routes/chapter.tsx'),
   // Everything else, including the template-only paths the spec lists, is a real 404.
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -113,10 +113,15 @@ test.describe('site shell', () => {
     page,
   }) => {
     await page.goto('/');
-    await page.mouse.wheel(0, 2000);
+    await page.evaluate(() => window.scrollTo(0, 900));
     await page.waitForFunction(() => window.scrollY > 500);
     const saved = await page.evaluate(() => window.scrollY);
-    await page.getByRole('contentinfo').getByRole('link', { name: 'Cookie Policy' }).click();
+    // A DOM click: Playwright's click() would first scroll the footer link into view, and
+    // the position saved on leaving would then be the footer's, not the one read above.
+    await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: 'Cookie Policy' })
+      .dispatchEvent('click');
     await expect(page.getByRole('heading', { level: 1, name: 'Cookie Policy' })).toBeVisible();
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await page.goBack();

@@ -8,3 +8,4 @@ export * from './meta.js';
 export * from './users.js';
 export * from './newsletter.js';
 export * from './imports.js';
+export * from './books.js';

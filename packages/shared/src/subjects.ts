@@ -3,7 +3,9 @@ import { slugify } from './slug.js';
 /**
  * The teacher-facing subjects of the book directory and the "Book Materials" mega menu
  * (spec §2: about 50 subjects). The catalogue importer maps Gutenberg subjects and
- * bookshelves onto these names; each book gets one primary subject.
+ * bookshelves onto these names; each book gets one primary subject. "Periodicals & Reference"
+ * and "Sports & Hobbies" were added because about 3,000 English books (magazines such as
+ * Punch, encyclopedias, how-to books) fit nothing else.
  */
 export const SUBJECT_NAMES = [
   'Adventure',
@@ -42,6 +44,7 @@ export const SUBJECT_NAMES = [
   'Music',
   'Nature',
   'Novels',
+  'Periodicals & Reference',
   'Philosophy',
   'Poetry',
   'Politics & Government',
@@ -54,6 +57,7 @@ export const SUBJECT_NAMES = [
   'Sea Stories',
   'Short Stories',
   'Social Sciences',
+  'Sports & Hobbies',
   'Technology',
   'War',
   'Westerns',

@@ -1,6 +1,25 @@
+import { HOME_BOOK_COUNT } from '@chapterwise/shared';
 import { Link } from 'react-router';
+import { fetchBooks } from '../features/books/api';
+import { BookGrid } from '../features/books/components/book-card';
 import { seo } from '../lib/seo';
+import booksCss from '../styles/books.css?url';
 import type { Route } from './+types/home';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: booksCss }];
+
+/** The first 8 books by download_count (spec §2, §9); the home page works without them. */
+export async function loader({ context }: Route.LoaderArgs) {
+  try {
+    const list = await fetchBooks(
+      { sort: 'download_count', limit: HOME_BOOK_COUNT },
+      context.apiFetch,
+    );
+    return { books: list.data.slice(0, HOME_BOOK_COUNT) };
+  } catch {
+    return { books: [] };
+  }
+}
 
 export function meta({ matches }: Route.MetaArgs) {
   const root = matches.find((m) => m?.id === 'root')?.data as
@@ -44,7 +63,8 @@ const PROMISES = [
   },
 ];
 
-export default function Home() {
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { books } = loaderData;
   return (
     <>
       <section className="hero">
@@ -67,7 +87,19 @@ export default function Home() {
         </div>
       </section>
 
-      <section className="section" aria-labelledby="how-title">
+      {books.length > 0 ? (
+        <section className="section" aria-labelledby="popular-title">
+          <div className="container">
+            <div className="section-head">
+              <h2 id="popular-title">Popular books</h2>
+              <Link to="/books">Browse all books →</Link>
+            </div>
+            <BookGrid books={books} />
+          </div>
+        </section>
+      ) : null}
+
+      <section className="section section-alt" aria-labelledby="how-title">
         <div className="container">
           <h2 id="how-title" className="section-title">
             How it works
@@ -86,7 +118,7 @@ export default function Home() {
         </div>
       </section>
 
-      <section className="section section-alt" aria-labelledby="why-title">
+      <section className="section" aria-labelledby="why-title">
         <div className="container">
           <h2 id="why-title" className="section-title">
             Why teachers choose it

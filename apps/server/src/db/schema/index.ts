@@ -1,2 +1,3 @@
 export * from './users.js';
 export * from './newsletter.js';
+export * from './books.js';

@@ -1,0 +1,175 @@
+import { sql } from 'drizzle-orm';
+import {
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+export interface BookAuthorJson {
+  name: string;
+  birthYear: number | null;
+  deathYear: number | null;
+  slug: string;
+}
+
+/** The book catalogue: one row per Project Gutenberg ebook (the id is PG's ebook number). */
+export const books = pgTable(
+  'books',
+  {
+    id: integer('id').primaryKey(),
+    url: text('url').notNull(),
+    title: text('title').notNull(),
+    subtitle: text('subtitle').notNull().default(''),
+    authors: jsonb('authors').$type<BookAuthorJson[]>().notNull().default([]),
+    authorSlugs: text('author_slugs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Primary teacher-facing subject (name). */
+    subject: text('subject').notNull(),
+    /** Every teacher-facing subject (slugs), primary first. */
+    subjectSlugs: text('subject_slugs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Library of Congress subject headings. */
+    lcsh: text('lcsh')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    lcc: text('lcc')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    bookshelves: text('bookshelves')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    languages: text('languages')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    downloadCount: integer('download_count').notNull().default(0),
+    issued: date('issued'),
+    chapterCount: integer('chapter_count').notNull().default(0),
+    wordCount: integer('word_count'),
+    readingMinutes: integer('reading_minutes'),
+    readingGrade: real('reading_grade'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('books_url_key').on(t.url),
+    index('books_popular_idx').on(t.downloadCount.desc(), t.id),
+    index('books_recent_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('books_subject_slugs_idx').using('gin', t.subjectSlugs),
+    index('books_author_slugs_idx').using('gin', t.authorSlugs),
+  ],
+);
+
+/**
+ * What search reads, one narrow row per book (a tenth of a `books` row: a search that matches
+ * thousands of titles reads a tenth of the pages). `search` is generated from the normalised
+ * title and author columns (accents folded and lowercased by the importer), with a GIN index;
+ * `search_all` carries a trigram index for typo-tolerant matches.
+ */
+export const bookSearch = pgTable(
+  'book_search',
+  {
+    bookId: integer('book_id')
+      .primaryKey()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    downloadCount: integer('download_count').notNull().default(0),
+    subjectSlugs: text('subject_slugs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    authorSlugs: text('author_slugs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    searchTitle: text('search_title').notNull().default(''),
+    searchAuthors: text('search_authors').notNull().default(''),
+    search: tsvector('search').generatedAlwaysAs(
+      sql`setweight(to_tsvector('english'::regconfig, search_title), 'A') || setweight(to_tsvector('simple'::regconfig, search_authors), 'B')`,
+    ),
+    searchAll: text('search_all').generatedAlwaysAs(sql`search_title || ' ' || search_authors`),
+  },
+  (t) => [
+    index('book_search_search_idx').using('gin', t.search),
+    index('book_search_trgm_idx').using('gin', sql`${t.searchAll} gin_trgm_ops`),
+  ],
+);
+
+/** The chapters of the books whose text the catalogue holds, without any PG boilerplate. */
+export const bookChapters = pgTable(
+  'book_chapters',
+  {
+    bookId: integer('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    index: integer('index').notNull(),
+    title: text('title').notNull(),
+    url: text('url').notNull(),
+    text: text('text').notNull(),
+    wordCount: integer('word_count').notNull(),
+    readingMinutes: integer('reading_minutes').notNull(),
+    readingGrade: real('reading_grade').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bookId, t.index] }),
+    uniqueIndex('book_chapters_url_key').on(t.bookId, t.url),
+  ],
+);
+
+/** Public-domain cover images (JPEG), imported with the catalogue. */
+export const bookCovers = pgTable('book_covers', {
+  bookId: integer('book_id')
+    .primaryKey()
+    .references(() => books.id, { onDelete: 'cascade' }),
+  jpeg: bytea('jpeg').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  /** A short hash of the bytes: part of the cover URL, so browsers may cache it for good. */
+  etag: text('etag').notNull(),
+  licence: text('licence').notNull(),
+});
+
+/**
+ * One row per run of the importer (CLI or first-start seeder). A run that stops midway is
+ * resumed from `stage`/`position` when the same sources are imported again. The id of the
+ * newest finished run is the catalogue version that server caches check.
+ */
+export const bookImports = pgTable('book_imports', {
+  id: serial('id').primaryKey(),
+  source: text('source').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  status: text('status', { enum: ['running', 'done'] })
+    .notNull()
+    .default('running'),
+  stage: text('stage').notNull().default('books'),
+  position: integer('position').notNull().default(0),
+  stats: jsonb('stats').$type<Record<string, unknown>>().notNull().default({}),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+
+export type BookRow = typeof books.$inferSelect;
+export type NewBookRow = typeof books.$inferInsert;
+export type BookChapterRow = typeof bookChapters.$inferSelect;

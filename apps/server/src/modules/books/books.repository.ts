@@ -1,0 +1,516 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  bookChapters,
+  bookCovers,
+  bookImports,
+  books,
+  bookSearch,
+  type BookRow,
+  type NewBookRow,
+} from '../../db/schema/index.js';
+
+/** The columns a list or detail answer needs (never the search columns). */
+const bookColumns = {
+  id: books.id,
+  url: books.url,
+  title: books.title,
+  subtitle: books.subtitle,
+  authors: books.authors,
+  subject: books.subject,
+  subjectSlugs: books.subjectSlugs,
+  lcsh: books.lcsh,
+  languages: books.languages,
+  downloadCount: books.downloadCount,
+  issued: books.issued,
+  chapterCount: books.chapterCount,
+  wordCount: books.wordCount,
+  readingMinutes: books.readingMinutes,
+  readingGrade: books.readingGrade,
+  createdAt: books.createdAt,
+  coverEtag: bookCovers.etag,
+};
+
+export type BookListRow = Pick<
+  BookRow,
+  | 'id'
+  | 'url'
+  | 'title'
+  | 'subtitle'
+  | 'authors'
+  | 'subject'
+  | 'subjectSlugs'
+  | 'lcsh'
+  | 'languages'
+  | 'downloadCount'
+  | 'issued'
+  | 'chapterCount'
+  | 'wordCount'
+  | 'readingMinutes'
+  | 'readingGrade'
+  | 'createdAt'
+> & { coverEtag: string | null };
+
+export interface ListBooksFilter {
+  subject?: string | undefined;
+  author?: string | undefined;
+}
+
+export interface ListBooksPage {
+  limit: number;
+  offset: number;
+}
+
+function searchFilterConditions(filter: ListBooksFilter): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.subject) {
+    conditions.push(sql`${bookSearch.subjectSlugs} @> ARRAY[${filter.subject}]::text[]`);
+  }
+  if (filter.author) {
+    conditions.push(sql`${bookSearch.authorSlugs} @> ARRAY[${filter.author}]::text[]`);
+  }
+  return conditions;
+}
+
+function filterConditions(filter: ListBooksFilter): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.subject)
+    conditions.push(sql`${books.subjectSlugs} @> ARRAY[${filter.subject}]::text[]`);
+  if (filter.author) conditions.push(sql`${books.authorSlugs} @> ARRAY[${filter.author}]::text[]`);
+  return conditions;
+}
+
+/**
+ * Books in a stable order: popular (downloads, then id), recent (added, then id, newest
+ * first) or random with a seed (a cheap integer hash of the id, so the same seed pages
+ * through the same order).
+ */
+export async function listBooks(
+  db: Db,
+  filter: ListBooksFilter,
+  order: { sort: 'random' | 'download_count' | 'createdAt'; seed: number },
+  page: ListBooksPage,
+): Promise<{ rows: BookListRow[]; count: number }> {
+  const where = and(...filterConditions(filter));
+  const orderBy =
+    order.sort === 'download_count'
+      ? [desc(books.downloadCount), asc(books.id)]
+      : order.sort === 'createdAt'
+        ? [desc(books.createdAt), desc(books.id)]
+        : [
+            sql`(((${books.id}::bigint # ${order.seed}::bigint) * 2654435761) % 4294967291)`,
+            asc(books.id),
+          ];
+  const rowsQuery = db
+    .select(bookColumns)
+    .from(books)
+    .leftJoin(bookCovers, eq(bookCovers.bookId, books.id))
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(page.limit)
+    .offset(page.offset);
+  const rows = await rowsQuery;
+  const [counted] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(books)
+    .where(where);
+  return { rows, count: counted?.count ?? 0 };
+}
+
+/** The rows of these ids, in the order of the ids. */
+async function rowsInOrder(db: Db, ids: number[]): Promise<BookListRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select(bookColumns)
+    .from(books)
+    .leftJoin(bookCovers, eq(bookCovers.bookId, books.id))
+    .where(inArray(books.id, ids));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is BookListRow => Boolean(r));
+}
+
+/**
+ * Full-text search over titles (weight A) and authors (weight B), ranked by match and then
+ * by popularity. `prefixQuery` is a to_tsquery string built from sanitised words. The
+ * ranking pass reads only ids and scores (a narrow window over every match); the page's
+ * 24 full rows are fetched afterwards.
+ */
+export async function searchBooks(
+  db: Db,
+  prefixQuery: string,
+  filter: ListBooksFilter,
+  page: ListBooksPage,
+): Promise<{ rows: BookListRow[]; count: number }> {
+  const query = sql`to_tsquery('english', ${prefixQuery})`;
+  const where = and(sql`${bookSearch.search} @@ ${query}`, ...searchFilterConditions(filter));
+  const hits = await db
+    .select({ id: bookSearch.bookId, total: sql<number>`count(*) over ()::int` })
+    .from(bookSearch)
+    .where(where)
+    .orderBy(
+      desc(
+        sql`ts_rank(${bookSearch.search}, ${query}, 1) + ln(1 + ${bookSearch.downloadCount}) / 25`,
+      ),
+      asc(bookSearch.bookId),
+    )
+    .limit(page.limit)
+    .offset(page.offset);
+  if (hits.length > 0) {
+    return {
+      rows: await rowsInOrder(
+        db,
+        hits.map((h) => h.id),
+      ),
+      count: hits[0]!.total,
+    };
+  }
+  if (page.offset === 0) return { rows: [], count: 0 };
+  const [counted] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(bookSearch)
+    .where(where);
+  return { rows: [], count: counted?.count ?? 0 };
+}
+
+/**
+ * Typo-tolerant search with trigrams: titles and authors whose words are close to the
+ * term ("frankenstien" finds "Frankenstein"). Used when the full-text search finds nothing.
+ */
+export async function searchBooksFuzzy(
+  db: Db,
+  term: string,
+  filter: ListBooksFilter,
+  page: ListBooksPage,
+): Promise<{ rows: BookListRow[]; count: number }> {
+  const where = and(sql`${term} <% ${bookSearch.searchAll}`, ...searchFilterConditions(filter));
+  const hits = await db
+    .select({ id: bookSearch.bookId, total: sql<number>`count(*) over ()::int` })
+    .from(bookSearch)
+    .where(where)
+    .orderBy(
+      desc(sql`round(word_similarity(${term}, ${bookSearch.searchAll})::numeric, 1)`),
+      desc(bookSearch.downloadCount),
+      asc(bookSearch.bookId),
+    )
+    .limit(page.limit)
+    .offset(page.offset);
+  return {
+    rows: await rowsInOrder(
+      db,
+      hits.map((h) => h.id),
+    ),
+    count: hits[0]?.total ?? 0,
+  };
+}
+
+export async function findBookByUrl(db: Db, url: string): Promise<BookListRow | undefined> {
+  const [row] = await db
+    .select(bookColumns)
+    .from(books)
+    .leftJoin(bookCovers, eq(bookCovers.bookId, books.id))
+    .where(eq(books.url, url))
+    .limit(1);
+  return row;
+}
+
+export async function findBookById(db: Db, id: number): Promise<BookListRow | undefined> {
+  const [row] = await db
+    .select(bookColumns)
+    .from(books)
+    .leftJoin(bookCovers, eq(bookCovers.bookId, books.id))
+    .where(eq(books.id, id))
+    .limit(1);
+  return row;
+}
+
+export async function listChapterSummaries(db: Db, bookId: number) {
+  return db
+    .select({
+      index: bookChapters.index,
+      title: bookChapters.title,
+      url: bookChapters.url,
+      wordCount: bookChapters.wordCount,
+    })
+    .from(bookChapters)
+    .where(eq(bookChapters.bookId, bookId))
+    .orderBy(asc(bookChapters.index));
+}
+
+export async function findChapter(db: Db, bookId: number, url: string) {
+  const [row] = await db
+    .select()
+    .from(bookChapters)
+    .where(and(eq(bookChapters.bookId, bookId), eq(bookChapters.url, url)))
+    .limit(1);
+  return row;
+}
+
+/** Counts of books per teacher-facing subject slug (a book counts in each of its subjects). */
+export async function countBooksBySubject(db: Db): Promise<Map<string, number>> {
+  const rows = await db.execute<{ slug: string; count: number }>(
+    sql`SELECT slug, count(*)::int AS count FROM books, unnest(subject_slugs) AS slug GROUP BY slug`,
+  );
+  const list = (rows as unknown as { rows?: Array<{ slug: string; count: number }> }).rows ?? [];
+  return new Map(list.map((r) => [r.slug, Number(r.count)]));
+}
+
+export async function findCover(db: Db, bookId: number) {
+  const [row] = await db.select().from(bookCovers).where(eq(bookCovers.bookId, bookId)).limit(1);
+  return row;
+}
+
+/** Ids and urls, for the sitemap (paged by id). */
+export async function listBookUrls(db: Db, afterOffset: number, limit: number) {
+  return db
+    .select({ id: books.id, url: books.url, chapterCount: books.chapterCount })
+    .from(books)
+    .orderBy(asc(books.id))
+    .limit(limit)
+    .offset(afterOffset);
+}
+
+export async function countBooks(db: Db): Promise<number> {
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(books);
+  return row?.count ?? 0;
+}
+
+export async function listChapterUrlsOfBooks(db: Db, bookIds: number[]) {
+  if (bookIds.length === 0) return [];
+  return db
+    .select({ bookId: bookChapters.bookId, url: bookChapters.url })
+    .from(bookChapters)
+    .where(inArray(bookChapters.bookId, bookIds))
+    .orderBy(asc(bookChapters.bookId), asc(bookChapters.index));
+}
+
+// ---------------------------------------------------------------------------------------
+// Writes, used by the importer.
+
+export async function listExistingUrls(db: Db): Promise<Map<number, string>> {
+  const rows = await db.select({ id: books.id, url: books.url }).from(books);
+  return new Map(rows.map((r) => [r.id, r.url]));
+}
+
+/**
+ * Inserts or updates catalogue rows. The url and createdAt of an existing book never change
+ * (links keep working; "Recent" keeps meaning "recently added"). The batch travels as one
+ * JSON parameter expanded by jsonb_to_recordset: one statement and one parameter instead of
+ * twenty thousand, several times faster on both drivers.
+ */
+export async function upsertBooks(
+  db: Db,
+  rows: Array<NewBookRow & { searchTitle: string; searchAuthors: string }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const payload = JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      url: r.url,
+      title: r.title,
+      subtitle: r.subtitle ?? '',
+      authors: r.authors ?? [],
+      author_slugs: r.authorSlugs ?? [],
+      subject: r.subject,
+      subject_slugs: r.subjectSlugs ?? [],
+      lcsh: r.lcsh ?? [],
+      lcc: r.lcc ?? [],
+      bookshelves: r.bookshelves ?? [],
+      languages: r.languages ?? [],
+      download_count: r.downloadCount ?? 0,
+      issued: r.issued ?? null,
+      search_title: r.searchTitle,
+      search_authors: r.searchAuthors,
+    })),
+  );
+  const batch = sql`jsonb_to_recordset(${payload}::jsonb) AS x(id int, url text, title text,
+      subtitle text, authors jsonb, author_slugs text[], subject text, subject_slugs text[],
+      lcsh text[], lcc text[], bookshelves text[], languages text[], download_count int,
+      issued date, search_title text, search_authors text)`;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      INSERT INTO books (id, url, title, subtitle, authors, author_slugs, subject, subject_slugs,
+        lcsh, lcc, bookshelves, languages, download_count, issued)
+      SELECT id, url, title, subtitle, authors, author_slugs, subject, subject_slugs,
+        lcsh, lcc, bookshelves, languages, download_count, issued
+      FROM ${batch}
+      ON CONFLICT (id) DO UPDATE SET
+        title = excluded.title, subtitle = excluded.subtitle, authors = excluded.authors,
+        author_slugs = excluded.author_slugs, subject = excluded.subject,
+        subject_slugs = excluded.subject_slugs, lcsh = excluded.lcsh, lcc = excluded.lcc,
+        bookshelves = excluded.bookshelves, languages = excluded.languages,
+        download_count = excluded.download_count, issued = excluded.issued, updated_at = now()
+    `);
+    await tx.execute(sql`
+      INSERT INTO book_search (book_id, download_count, subject_slugs, author_slugs,
+        search_title, search_authors)
+      SELECT id, download_count, subject_slugs, author_slugs, search_title, search_authors
+      FROM ${batch}
+      ON CONFLICT (book_id) DO UPDATE SET
+        download_count = excluded.download_count, subject_slugs = excluded.subject_slugs,
+        author_slugs = excluded.author_slugs, search_title = excluded.search_title,
+        search_authors = excluded.search_authors
+    `);
+  });
+}
+
+export async function bookExists(db: Db, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: books.id }).from(books).where(eq(books.id, id)).limit(1);
+  return Boolean(row);
+}
+
+/** Replaces a book's chapters and its length and reading figures, in one transaction. */
+export async function replaceChapters(
+  db: Db,
+  bookId: number,
+  chapters: Array<{
+    index: number;
+    title: string;
+    url: string;
+    text: string;
+    wordCount: number;
+    readingMinutes: number;
+    readingGrade: number;
+  }>,
+  totals: { wordCount: number; readingMinutes: number; readingGrade: number },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(bookChapters).where(eq(bookChapters.bookId, bookId));
+    for (let i = 0; i < chapters.length; i += 50) {
+      await tx
+        .insert(bookChapters)
+        .values(chapters.slice(i, i + 50).map((c) => ({ ...c, bookId })));
+    }
+    await tx
+      .update(books)
+      .set({ chapterCount: chapters.length, ...totals, updatedAt: sql`now()` })
+      .where(eq(books.id, bookId));
+  });
+}
+
+export async function upsertCover(
+  db: Db,
+  cover: {
+    bookId: number;
+    jpeg: Buffer;
+    width: number;
+    height: number;
+    etag: string;
+    licence: string;
+  },
+): Promise<void> {
+  await db
+    .insert(bookCovers)
+    .values(cover)
+    .onConflictDoUpdate({
+      target: bookCovers.bookId,
+      set: {
+        jpeg: sql`excluded.jpeg`,
+        width: sql`excluded.width`,
+        height: sql`excluded.height`,
+        etag: sql`excluded.etag`,
+        licence: sql`excluded.licence`,
+      },
+    });
+}
+
+/**
+ * The search and filter indexes of `books` and `book_search`, as migration 0002 creates them. A bulk load into a
+ * (nearly) empty table drops them first and builds them once at the end: several times
+ * faster than keeping four GIN indexes up to date row by row.
+ */
+const SECONDARY_INDEXES: Array<[string, string]> = [
+  ['book_search_search_idx', '"book_search" USING gin ("search")'],
+  ['book_search_trgm_idx', '"book_search" USING gin ("search_all" gin_trgm_ops)'],
+  ['books_subject_slugs_idx', '"books" USING gin ("subject_slugs")'],
+  ['books_author_slugs_idx', '"books" USING gin ("author_slugs")'],
+  ['books_popular_idx', '"books" USING btree ("download_count" DESC NULLS LAST,"id")'],
+  ['books_recent_idx', '"books" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST)'],
+];
+
+export async function dropSecondaryBookIndexes(db: Db): Promise<void> {
+  for (const [name] of SECONDARY_INDEXES) {
+    await db.execute(sql.raw(`DROP INDEX IF EXISTS "${name}"`));
+  }
+}
+
+/** Builds any missing search index (a no-op when they all exist). */
+export async function ensureSecondaryBookIndexes(db: Db): Promise<void> {
+  for (const [name, definition] of SECONDARY_INDEXES) {
+    await db.execute(sql.raw(`CREATE INDEX IF NOT EXISTS "${name}" ON ${definition}`));
+  }
+}
+
+export async function analyzeBooks(db: Db): Promise<void> {
+  await db.execute(sql`ANALYZE books`);
+  await db.execute(sql`ANALYZE book_search`);
+}
+
+// Import runs.
+
+export async function findRunningImport(db: Db, fingerprint: string) {
+  const [row] = await db
+    .select()
+    .from(bookImports)
+    .where(and(eq(bookImports.fingerprint, fingerprint), eq(bookImports.status, 'running')))
+    .orderBy(desc(bookImports.id))
+    .limit(1);
+  return row;
+}
+
+export async function findFinishedImport(db: Db, fingerprint?: string) {
+  const [row] = await db
+    .select()
+    .from(bookImports)
+    .where(
+      fingerprint
+        ? and(eq(bookImports.fingerprint, fingerprint), eq(bookImports.status, 'done'))
+        : eq(bookImports.status, 'done'),
+    )
+    .orderBy(desc(bookImports.id))
+    .limit(1);
+  return row;
+}
+
+export async function startImport(db: Db, source: string, fingerprint: string) {
+  const [row] = await db.insert(bookImports).values({ source, fingerprint }).returning();
+  return row!;
+}
+
+export async function saveImportProgress(
+  db: Db,
+  id: number,
+  progress: { stage: string; position: number; stats: Record<string, unknown> },
+): Promise<void> {
+  await db
+    .update(bookImports)
+    .set({ ...progress, updatedAt: sql`now()` })
+    .where(eq(bookImports.id, id));
+}
+
+export async function finishImport(db: Db, id: number, stats: Record<string, unknown>) {
+  await db
+    .update(bookImports)
+    .set({ status: 'done', stage: 'done', stats, finishedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(bookImports.id, id));
+}
+
+/**
+ * Reads the search table and its indexes once so that the first searches after a start do
+ * not pay for cold pages (PGlite reads them from disk on first use).
+ */
+export async function warmSearch(db: Db): Promise<void> {
+  await db.execute(sql`SELECT sum(download_count) FROM book_search`);
+  await db.execute(
+    sql`SELECT count(*) FROM book_search WHERE search @@ to_tsquery('english', 'th:* | s:* | a:* | c:* | p:* | m:*')`,
+  );
+  await db.execute(sql`SELECT count(*) FROM book_search WHERE 'histroy' <% search_all`);
+}
+
+/** The catalogue version: the id of the newest finished import (0 when none). */
+export async function readCatalogueVersion(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ id: sql<number>`coalesce(max(${bookImports.id}), 0)::int` })
+    .from(bookImports)
+    .where(eq(bookImports.status, 'done'));
+  return row?.id ?? 0;
+}

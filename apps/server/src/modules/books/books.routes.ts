@@ -1,0 +1,171 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  BookAnswerSchema,
+  BooksAnswerSchema,
+  BooksQuerySchema,
+  BookSubjectsAnswerSchema,
+  BookUrlQuerySchema,
+  ChapterAnswerSchema,
+  ChapterQuerySchema,
+} from '@chapterwise/shared';
+import { matchesEtag, type CachedAnswer } from './books.cache.js';
+import { BooksService } from './books.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    books: BooksService;
+  }
+}
+
+/** Browsers and proxies may reuse catalogue answers briefly; the ETag makes reuse cheap. */
+const CATALOGUE_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
+
+/**
+ * Sends a cached answer as it is (bytes serialised once, when the cache entry was made),
+ * or 304 when the client already has it. Fastify sends a Buffer without serialising it.
+ */
+function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: CachedAnswer,
+  cacheControl = CATALOGUE_CACHE_CONTROL,
+) {
+  if (matchesEtag(request.headers['if-none-match'], answer.etag)) {
+    return reply.code(304).headers({ etag: answer.etag, 'cache-control': cacheControl }).send();
+  }
+  return reply
+    .headers({
+      etag: answer.etag,
+      'cache-control': cacheControl,
+      'content-type': 'application/json; charset=utf-8',
+    })
+    .send(answer.body);
+}
+
+/**
+ * The catalogue calls (spec §7): lists and search, one book, one chapter, the subjects,
+ * and book covers. All public; all cached in memory until the catalogue changes.
+ */
+export const booksRoutes = fp(
+  async (app: FastifyInstance, options: { prefix?: string }) => {
+    // The service is visible app-wide (`app.books`): other modules read chapters through it.
+    const service = new BooksService(app.db, app.config.dataDir);
+    app.decorate('books', service);
+    app.addHook('onReady', () => service.start());
+    app.addHook('onClose', async () => service.stop());
+    app.sitemaps.add({
+      name: 'books',
+      pageCount: () => service.sitemapPageCount(),
+      paths: (page) => service.sitemapPaths(page),
+    });
+    await app.register(catalogueRoutes(service), { prefix: options.prefix ?? '/api/v1' });
+  },
+  { name: 'books', dependencies: ['db', 'sitemap'] },
+);
+
+const catalogueRoutes = (service: BooksService): FastifyPluginAsyncZod =>
+  async function catalogue(app) {
+    app.get(
+      '/getgutenbergbooks',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'Books: sorted, filtered by subject or author slug, or searched (paged)',
+          querystring: BooksQuerySchema,
+          response: { 200: BooksAnswerSchema },
+        },
+        // The hot path (the home grid, directory pages): a URL answered before is answered
+        // again from memory before validation and the handler run. Only URLs that passed
+        // validation are remembered, and the random order without a seed never is.
+        onRequest: (request, reply, done) => {
+          const hit = service.cache.getByUrl(request.url);
+          if (!hit) return done();
+          sendCached(request, reply, hit);
+        },
+      },
+      async (request, reply) => {
+        const answer = await service.listBooksCached(request.query);
+        const unseededRandom = request.query.sort === 'random' && request.query.seed === undefined;
+        if (!unseededRandom) service.cache.setByUrl(request.url, answer);
+        return sendCached(
+          request,
+          reply,
+          answer,
+          unseededRandom ? 'public, max-age=30' : CATALOGUE_CACHE_CONTROL,
+        );
+      },
+    );
+
+    app.get(
+      '/getgutenbergbook',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'One book with its chapter list',
+          querystring: BookUrlQuerySchema,
+          response: { 200: BookAnswerSchema },
+        },
+      },
+      async (request, reply) =>
+        sendCached(request, reply, await service.getBookCached(request.query.url)),
+    );
+
+    app.get(
+      '/getgutenbergbookchapter',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'One chapter of a book, with the previous and next chapters',
+          querystring: ChapterQuerySchema,
+          response: { 200: ChapterAnswerSchema },
+        },
+      },
+      async (request, reply) =>
+        sendCached(
+          request,
+          reply,
+          await service.getChapterCached(request.query.url, request.query.chapterUrl),
+        ),
+    );
+
+    app.get(
+      '/getbooksubjects',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'The teacher-facing subjects with their numbers of books',
+          response: { 200: BookSubjectsAnswerSchema },
+        },
+      },
+      async (request, reply) => sendCached(request, reply, await service.subjectsCached()),
+    );
+
+    app.get(
+      '/books/:id/cover.jpg',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'A book cover (JPEG): the public-domain cover, or a generated one',
+          params: z.object({ id: z.coerce.number().int().min(1).max(10_000_000) }),
+          querystring: z.object({ v: z.string().max(64).optional() }),
+        },
+      },
+      async (request, reply) => {
+        const cover = await service.getCover(request.params.id);
+        reply
+          .header('etag', cover.etag)
+          .header(
+            'cache-control',
+            request.query.v ? 'public, max-age=31536000, immutable' : 'public, max-age=86400',
+          )
+          // Covers are shown by other sites' previews (Open Graph) too.
+          .header('cross-origin-resource-policy', 'cross-origin');
+        if (matchesEtag(request.headers['if-none-match'], cover.etag))
+          return reply.code(304).send();
+        return reply.type('image/jpeg').send(cover.jpeg);
+      },
+    );
+  };

@@ -1,0 +1,678 @@
+import { slugify } from '@chapterwise/shared';
+
+/** One chapter (or scene, stave, letter, part) of a book, as stored and served. */
+export interface SplitChapter {
+  index: number;
+  title: string;
+  url: string;
+  text: string;
+}
+
+/**
+ * Splits the body of a book (already stripped by `stripGutenbergText`) into chapters.
+ *
+ * Handles the heading styles of the Project Gutenberg sample: `CHAPTER I.` with or without a
+ * title (same line or the next), `Chapter 1`, `CHAPTER ONE`, `STAVE I:`, `Letter 1` beside
+ * chapters, `BOOK I`, `ADVENTURE I.`, `1.  The Cyclone`, a bare `1` or `IV` line followed by a
+ * title, plays with `ACT I` / `SCENE I.` (each scene a chapter, named with its act), headings
+ * hidden in an illustration tag (`[Illustration: … Chapter I.]`), and unnumbered ALL-CAPS
+ * titles. Tables of contents and title pages are left out: a heading only counts when real
+ * text follows it, and a heading repeated later (the contents list, then the chapter) counts
+ * at its last place. A work with no headings becomes one part named after the book.
+ */
+export function splitChapters(body: string, bookTitle = 'Full text'): SplitChapter[] {
+  const blocks = toBlocks(body);
+  const candidates = findCandidates(blocks);
+  const units = chooseUnits(candidates, blocks);
+
+  if (units.length === 0) {
+    const text = blocksText(blocks, 0, blocks.length);
+    return text ? finish([{ title: bookTitle, text }]) : [];
+  }
+
+  const raw: Array<{ title: string; text: string }> = [];
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!;
+    const end = units[i + 1]?.block ?? blocks.length;
+    raw.push({ title: unit.title, text: blocksText(blocks, unit.bodyStart, end) });
+  }
+  return finish(raw);
+}
+
+// ---------------------------------------------------------------------------------------
+// Blocks: runs of non-blank lines (paragraphs, headings, verse stanzas).
+
+interface Block {
+  lines: string[];
+  /** The lines trimmed and joined with one space. */
+  flat: string;
+  words: number;
+}
+
+function toBlocks(body: string): Block[] {
+  const blocks: Block[] = [];
+  let current: string[] = [];
+  const push = () => {
+    if (current.length === 0) return;
+    const flat = current
+      .map((l) => l.trim())
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    blocks.push({ lines: current, flat, words: countWords(flat) });
+    current = [];
+  };
+  for (const line of body.split('\n')) {
+    if (line.trim() === '') push();
+    else current.push(line);
+  }
+  push();
+  return blocks;
+}
+
+/** The text of blocks [from, to) with paragraphs separated by one blank line, indentation kept. */
+function blocksText(blocks: Block[], from: number, to: number): string {
+  return blocks
+    .slice(from, to)
+    .map((b) => dedent(b.lines).join('\n'))
+    .join('\n\n')
+    .trim();
+}
+
+function dedent(lines: string[]): string[] {
+  const indent = Math.min(...lines.map((l) => /^ */.exec(l)![0].length));
+  return indent > 0 ? lines.map((l) => l.slice(indent)) : lines;
+}
+
+export function countWords(text: string): number {
+  const matches = text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu);
+  return matches ? matches.length : 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Heading candidates.
+
+type Family =
+  | 'chapter'
+  | 'letter'
+  | 'stave'
+  | 'book'
+  | 'adventure'
+  | 'act'
+  | 'scene'
+  | 'numbered'
+  | 'roman-titled'
+  | 'bare-number'
+  | 'bare-roman'
+  | 'named'
+  | 'caps';
+
+interface Candidate {
+  family: Family;
+  block: number;
+  /** The first block of the chapter's text (after the heading and a title line, if any). */
+  bodyStart: number;
+  number: number | null;
+  /** How the number was written ("I", "1", "One"). */
+  numeral: string;
+  title: string;
+  /** Words from the body start to the next candidate of the same family. */
+  words: number;
+}
+
+const ROMAN = '[IVXLC]+';
+const WORD_NUMBERS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
+const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const WORD_NUMBER = `(?:(?:${TENS.slice(2).join('|')})(?:[- ](?:${WORD_NUMBERS.slice(1, 10).join('|')}))?|${WORD_NUMBERS.slice(1).join('|')})`;
+const NUMERAL = `(${ROMAN}|\\d{1,3}|the last|${WORD_NUMBER})`;
+
+const LABELLED: Array<{ family: Family; label: string; pattern: RegExp }> = [
+  { family: 'chapter', label: 'Chapter', pattern: labelled('chapter') },
+  { family: 'letter', label: 'Letter', pattern: labelled('letter') },
+  { family: 'stave', label: 'Stave', pattern: labelled('stave') },
+  { family: 'book', label: 'Book', pattern: labelled('book') },
+  { family: 'adventure', label: 'Adventure', pattern: labelled('adventure') },
+  { family: 'act', label: 'Act', pattern: labelled('act') },
+  { family: 'scene', label: 'Scene', pattern: labelled('scene') },
+];
+
+function labelled(word: string): RegExp {
+  // "CHAPTER I.", "Chapter 1", "CHAPTER ONE PLAYING PILGRIMS", "STAVE I:  MARLEY'S GHOST".
+  return new RegExp(`^${word}\\s+${NUMERAL}(?![\\w’'])\\s*[.:]?\\s*(.*)$`, 'i');
+}
+
+const ORDINAL_ACT = /^(first|second|third|fourth|fifth)\s+act\.?$/i;
+const NUMBERED_TITLE = /^(\d{1,3})\.\s+([A-Z“"‘'].{1,80})$/;
+const ROMAN_TITLED = new RegExp(`^(${ROMAN})\\.\\s+([A-Z“"‘'].{1,80})$`);
+const BARE_NUMBER = /^(\d{1,3})\.?$/;
+const BARE_ROMAN = new RegExp(`^(${ROMAN})\\.?$`);
+const NAMED =
+  /^(the preface|preface|introduction|introductory|prologue|the prologue|epilogue|conclusion|postscript|appendix|afterword|foreword|author's preface|preface to the first edition)\b[.:]?\s*(.{0,60})$/i;
+const ILLUSTRATED_CHAPTER = new RegExp(`(chapter)\\s+(${ROMAN}|\\d{1,3})\\.?\\]$`, 'i');
+
+function findCandidates(blocks: Block[]): Candidate[] {
+  const found: Candidate[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!;
+    const candidate = classify(block, i, blocks);
+    if (candidate) found.push(candidate);
+  }
+  return found;
+}
+
+function classify(block: Block, index: number, blocks: Block[]): Candidate | null {
+  const first = block.lines[0]!.trim();
+  const make = (
+    family: Family,
+    numeral: string,
+    title: string,
+    consumeNextTitle: boolean,
+  ): Candidate => {
+    let bodyStart = index + 1;
+    let finalTitle = title.trim();
+    if (!finalTitle && consumeNextTitle) {
+      const next = blocks[index + 1];
+      if (next && looksLikeTitle(next)) {
+        finalTitle = next.flat;
+        bodyStart = index + 2;
+      }
+    }
+    return {
+      family,
+      block: index,
+      bodyStart,
+      number: parseNumeral(numeral),
+      numeral,
+      title: finalTitle,
+      words: 0,
+    };
+  };
+
+  // A heading inside an illustration tag: "[Illustration: … Chapter I.]".
+  if (first.startsWith('[Illustration') && block.lines.length <= 8) {
+    const last = block.lines.at(-1)!.trim();
+    const m = ILLUSTRATED_CHAPTER.exec(last);
+    if (m) return make('chapter', m[2]!, '', true);
+    return null;
+  }
+
+  if (block.lines.length > 3 || block.flat.length > 120) return null;
+
+  for (const { family, pattern } of LABELLED) {
+    const m = pattern.exec(first);
+    if (!m) continue;
+    // The rest of the block (a second line) is the title when the first line has none.
+    const rest = (m[2] ?? '').trim() || block.lines.slice(1).join(' ').trim();
+    return make(family, m[1]!, rest, true);
+  }
+  if (block.lines.length === 1) {
+    let m = ORDINAL_ACT.exec(first);
+    if (m) return make('act', m[1]!, '', false);
+    m = NUMBERED_TITLE.exec(first);
+    if (m) return make('numbered', m[1]!, m[2]!, false);
+    m = ROMAN_TITLED.exec(first);
+    if (m) return make('roman-titled', m[1]!, m[2]!, false);
+    m = BARE_NUMBER.exec(first);
+    if (m) return make('bare-number', m[1]!, '', true);
+    m = BARE_ROMAN.exec(first);
+    if (m) return make('bare-roman', m[1]!, '', true);
+  }
+  const named = NAMED.exec(block.flat);
+  if (named && block.lines.length <= 2) {
+    return make('named', '', block.flat.replace(/[.:]$/, ''), false);
+  }
+  if (block.lines.length === 1 && isAllCapsTitle(first) && !/^[“"‘']/.test(first)) {
+    return make('caps', '', first.replace(/\.$/, ''), false);
+  }
+  return null;
+}
+
+/** A short one- or two-line block that reads as a title rather than a sentence of prose. */
+function looksLikeTitle(block: Block): boolean {
+  if (block.lines.length > 2 || block.flat.length > 90) return false;
+  const text = block.flat;
+  if (isAllCapsTitle(text)) return true;
+  if (/^[([_]/.test(text)) return false;
+  // Title Case: most words capitalised, and no sentence ending except a final period.
+  const words = text.split(/\s+/).filter((w) => /^[\p{L}]/u.test(w));
+  if (words.length === 0 || words.length > 14) return false;
+  const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
+  if (capitalised / words.length < 0.5) return false;
+  return (
+    !/[,;:]$/.test(text) &&
+    !/[,.!?][”"’]?\s*$/.test(text.replace(/^[“"].*[”"]$/, 'x')) &&
+    !/[a-z]\.\s+[A-Z]/.test(text)
+  );
+}
+
+function isAllCapsTitle(text: string): boolean {
+  if (text.length < 3 || text.length > 70) return false;
+  if (!/^[\p{Lu}\d“"‘'(]/u.test(text)) return false;
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  return letters.length >= 3 && letters === letters.toUpperCase();
+}
+
+function parseNumeral(numeral: string): number | null {
+  if (!numeral) return null;
+  if (/^\d+$/.test(numeral)) return Number(numeral);
+  if (/^[IVXLC]+$/i.test(numeral)) return romanToInt(numeral.toUpperCase());
+  const lower = numeral.toLowerCase();
+  if (lower === 'the last') return 9999;
+  const ordinals = ['first', 'second', 'third', 'fourth', 'fifth'];
+  if (ordinals.includes(lower)) return ordinals.indexOf(lower) + 1;
+  const [tens, ones] = lower.split(/[- ]/);
+  const t = TENS.indexOf(tens ?? '');
+  if (t >= 2) return t * 10 + (ones ? WORD_NUMBERS.indexOf(ones) : 0);
+  const n = WORD_NUMBERS.indexOf(lower);
+  return n >= 0 ? n : null;
+}
+
+function romanToInt(roman: string): number {
+  const values: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
+  let total = 0;
+  for (let i = 0; i < roman.length; i++) {
+    const v = values[roman[i]!]!;
+    const next = values[roman[i + 1] ?? ''] ?? 0;
+    total += v < next ? -v : v;
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------------------------------
+// Choosing the units the book is split into.
+
+interface Unit {
+  block: number;
+  bodyStart: number;
+  title: string;
+}
+
+/** A heading needs this many words of text after it to be a chapter (not a contents line). */
+const MIN_CHAPTER_WORDS = 40;
+/** The first chapter of a run has at least this many words (a contents entry has fewer). */
+const MIN_START_WORDS = 200;
+/** A preface, introduction or appendix needs this many words to be a part of its own. */
+const MIN_NAMED_WORDS = 100;
+
+const CHAPTER_FAMILIES: Family[][] = [
+  ['chapter', 'letter'],
+  ['stave'],
+  ['book'],
+  ['adventure', 'roman-titled'],
+  ['numbered'],
+  ['bare-number'],
+  ['bare-roman'],
+];
+
+/** "Book the First--Recalled to Life", "PART ONE—The Old Buccaneer", "VOLUME II". */
+const SEGMENT =
+  /^((?:book|part|volume)\s+(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|one|two|three|four|five|six|[IVXLC]+|\d{1,2}))\b/i;
+
+function chooseUnits(all: Candidate[], blocks: Block[]): Unit[] {
+  const scenes = all.filter((c) => c.family === 'scene');
+  if (scenes.length >= 3) {
+    const acts = all.filter((c) => c.family === 'act');
+    const realScenes = real(scenes, blocks, segmentsFrom(acts));
+    if (realScenes.length >= 3) return playUnits(all, realScenes, acts, blocks);
+  }
+  const acts = real(
+    all.filter((c) => c.family === 'act'),
+    blocks,
+    [],
+  );
+  if (acts.length >= 2) return [...acts.map((c) => unit(c, actLabel(c)))];
+
+  let best: Candidate[] = [];
+  let bestSegments: Segment[] = [];
+  for (const families of CHAPTER_FAMILIES) {
+    const segments = families.includes('book') ? [] : findSegments(blocks);
+    const chosen = real(
+      all.filter((c) => families.includes(c.family)),
+      blocks,
+      segments,
+    );
+    if (chosen.length > best.length) {
+      best = chosen;
+      bestSegments = segments;
+    }
+  }
+  if (best.length >= 2) {
+    const group = new Set(best.map((c) => c.family));
+    const restarts = new Set(best.map((c) => c.number)).size < best.length;
+    const units = best.map((c) => {
+      const word = group.has('adventure') ? 'Adventure' : familyLabel(c.family);
+      const segment = restarts ? segmentOf(bestSegments, c.block) : undefined;
+      const title = label(word, c);
+      return unit(c, segment ? `${segment.label}, ${title}` : title);
+    });
+    return withNamedParts(all, units, blocks);
+  }
+  const caps = real(
+    all.filter((c) => c.family === 'caps' || c.family === 'named'),
+    blocks,
+    [],
+  );
+  if (caps.length >= 2) return caps.map((c) => unit(c, titleCase(c.title)));
+  return [];
+}
+
+interface Segment {
+  block: number;
+  label: string;
+}
+
+function findSegments(blocks: Block[]): Segment[] {
+  const segments: Segment[] = [];
+  blocks.forEach((block, i) => {
+    if (block.lines.length > 2 || block.flat.length > 100) return;
+    const m = SEGMENT.exec(block.flat);
+    if (m) segments.push({ block: i, label: titleCase(m[1]!.toUpperCase()) });
+  });
+  return segments;
+}
+
+function segmentsFrom(candidates: Candidate[]): Segment[] {
+  return candidates.map((c) => ({ block: c.block, label: c.numeral }));
+}
+
+function segmentOf(segments: Segment[], block: number): Segment | undefined {
+  let found: Segment | undefined;
+  for (const s of segments) if (s.block < block) found = s;
+  return found;
+}
+
+function familyLabel(family: Family): string {
+  switch (family) {
+    case 'letter':
+      return 'Letter';
+    case 'stave':
+      return 'Stave';
+    case 'book':
+      return 'Book';
+    case 'adventure':
+      return 'Adventure';
+    default:
+      return 'Chapter';
+  }
+}
+
+function actLabel(c: Candidate): string {
+  if (/^(first|second|third|fourth|fifth)$/i.test(c.numeral)) {
+    return `${titleCase(c.numeral.toUpperCase())} Act`;
+  }
+  return label('Act', c);
+}
+
+/**
+ * The candidates that head real text: more than a contents line's worth of words before the
+ * next heading of the same kind; not repeated later in the same part of the book (a contents
+ * list that sits before a preface repeats every heading: the later copy is the chapter); and
+ * numbered upwards within a part (chapter numbers may restart in each "Book the Second").
+ */
+function real(mine: Candidate[], blocks: Block[], segments: Segment[]): Candidate[] {
+  const findStart = segments.length === 0;
+  // Numbered headings keep one numeral style: Moby-Dick's chapters are arabic, and its
+  // "BOOK I. (Folio), CHAPTER I." inside the Cetology chapter is roman.
+  const numbered = mine.filter((c) => c.numeral && c.family !== 'letter');
+  const arabic = numbered.filter((c) => /^\d+$/.test(c.numeral)).length;
+  const arabicStyle = arabic * 2 > numbered.length;
+  const styled = mine.filter(
+    (c) =>
+      c.family === 'letter' ||
+      !c.numeral ||
+      !/^([IVXLC]+|\d+)$/i.test(c.numeral) ||
+      /^\d+$/.test(c.numeral) === arabicStyle,
+  );
+  const withWords = styled.map((c, i) => {
+    const end = styled[i + 1]?.block ?? blocks.length;
+    let words = 0;
+    for (let b = c.bodyStart; b < end; b++) words += blocks[b]!.words;
+    return { ...c, words };
+  });
+  let kept = withWords.filter((c) => c.words >= MIN_CHAPTER_WORDS);
+  // The real run starts at the first lowest-numbered heading with a chapter's worth of text:
+  // whatever comes before it in this family is a contents list (whose entries may carry a
+  // few lines of description each) or front matter.
+  const numbers = kept.map((c) => c.number).filter((n): n is number => n !== null);
+  if (numbers.length > 0 && findStart) {
+    const lowest = Math.min(...numbers);
+    let start = kept.findIndex((c) => c.number === lowest && c.words >= MIN_START_WORDS);
+    if (start === -1) start = kept.map((c) => c.number).lastIndexOf(lowest);
+    kept = kept.slice(start);
+  }
+  // Unnumbered headings that repeat (a contents list, then the part): the later one counts.
+  const lastTitle = new Map<string, number>();
+  kept.forEach((c, i) => {
+    if (c.number === null) lastTitle.set(`${c.family}|${normalTitle(c.title)}`, i);
+  });
+  const list = kept.filter(
+    (c, i) => c.number !== null || lastTitle.get(`${c.family}|${normalTitle(c.title)}`) === i,
+  );
+  return list.map((c, i) => fixMisnumbered(c, list[i - 1], list[i + 1]));
+}
+
+function normalTitle(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/^the\s+/, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * A printed heading with a typo ("CHAPTER XVI" between XXV and XXVII in Tom Sawyer) takes the
+ * number its neighbours imply, so titles stay unique and in order.
+ */
+function fixMisnumbered(c: Candidate, previous?: Candidate, next?: Candidate): Candidate {
+  if (c.number === null || previous?.number == null || next?.number == null) return c;
+  if (previous.family !== c.family || next.family !== c.family) return c;
+  const expected = previous.number + 1;
+  if (c.number === expected || next.number !== expected + 1) return c;
+  const numeral = /^[IVXLC]+$/i.test(c.numeral)
+    ? intToRoman(expected)
+    : /^\d+$/.test(c.numeral)
+      ? String(expected)
+      : c.numeral;
+  return { ...c, number: expected, numeral };
+}
+
+function intToRoman(n: number): string {
+  const table: Array<[number, string]> = [
+    [100, 'C'],
+    [90, 'XC'],
+    [50, 'L'],
+    [40, 'XL'],
+    [10, 'X'],
+    [9, 'IX'],
+    [5, 'V'],
+    [4, 'IV'],
+    [1, 'I'],
+  ];
+  let out = '';
+  for (const [value, letters] of table) {
+    while (n >= value) {
+      out += letters;
+      n -= value;
+    }
+  }
+  return out;
+}
+
+/**
+ * Front and back matter: a named part (PREFACE, INTRODUCTION, CONCLUSION, APPENDIX, …) before
+ * the first chapter or after the last one becomes a part of its own when it has real text.
+ * The rest of the front matter (title page, contents, dedication) is left out.
+ */
+function withNamedParts(all: Candidate[], units: Unit[], blocks: Block[]): Unit[] {
+  const first = units[0]!.block;
+  const last = units.at(-1)!.block;
+  const named = all.filter((c) => c.family === 'named' && (c.block < first || c.block > last));
+  const lastOf = new Map<string, number>();
+  named.forEach((c, i) => lastOf.set(c.title.toLowerCase(), i));
+  const extra: Unit[] = [];
+  named.forEach((c, i) => {
+    if (lastOf.get(c.title.toLowerCase()) !== i) return;
+    // In the front matter any heading ends it, contents lines included (a contents entry
+    // has no text of its own); in the back matter only the next named part does.
+    const others = c.block < first ? all : named;
+    const boundaries = [...units.map((u) => u.block), ...others.map((n) => n.block)].filter(
+      (b) => b > c.block,
+    );
+    const end = boundaries.length ? Math.min(...boundaries) : blocks.length;
+    let words = 0;
+    for (let b = c.bodyStart; b < end; b++) words += blocks[b]!.words;
+    if (words >= MIN_NAMED_WORDS) extra.push(unit(c, titleCase(c.title)));
+  });
+  return [...units, ...extra].sort((a, b) => a.block - b.block);
+}
+
+/** Plays: each scene is a chapter named with its act; a prologue before a scene is one too. */
+function playUnits(
+  all: Candidate[],
+  scenes: Candidate[],
+  acts: Candidate[],
+  blocks: Block[],
+): Unit[] {
+  const units: Unit[] = [];
+  const actFor = (block: number) => [...acts].reverse().find((a) => a.block < block);
+  const firstScene = scenes[0]!.block;
+  const wordsBetween = (from: number, to: number) => {
+    let words = 0;
+    for (let b = from; b < to; b++) words += blocks[b]!.words;
+    return words;
+  };
+  // The prologue before the play (named in the contents too: the later one counts).
+  const prologue = all
+    .filter((c) => (c.family === 'named' || c.family === 'caps') && /prologue/i.test(c.title))
+    .filter(
+      (c) =>
+        c.block < firstScene && !acts.some((a) => a.block < c.block && a.block > firstScene - 12),
+    )
+    .at(-1);
+  if (prologue) {
+    const boundaries = [...scenes, ...acts].map((c) => c.block).filter((b) => b > prologue.block);
+    if (wordsBetween(prologue.bodyStart, Math.min(...boundaries)) >= MIN_CHAPTER_WORDS) {
+      units.push(unit(prologue, 'Prologue'));
+    }
+  }
+  // A chorus between an act heading and its first scene is that act's prologue.
+  for (const act of acts) {
+    const scene = scenes.find((s) => s.block > act.block);
+    // An act heading in a contents list has another act heading before the next scene.
+    if (!scene || acts.some((a) => a.block > act.block && a.block < scene.block)) continue;
+    if (wordsBetween(act.bodyStart, scene.block) >= MIN_CHAPTER_WORDS) {
+      units.push(unit(act, `Act ${act.numeral.toUpperCase()}, Prologue`));
+    }
+  }
+  for (const scene of scenes) {
+    const act = actFor(scene.block);
+    const head = act
+      ? `Act ${act.numeral.toUpperCase()}, Scene ${scene.numeral.toUpperCase()}`
+      : `Scene ${scene.numeral.toUpperCase()}`;
+    const where = cleanTitle(scene.title);
+    units.push(unit(scene, where ? `${head}: ${where}` : head));
+  }
+  return units.sort((a, b) => a.block - b.block);
+}
+
+function unit(c: Candidate, title: string): Unit {
+  return { block: c.block, bodyStart: c.bodyStart, title };
+}
+
+function label(word: string, c: Candidate): string {
+  const numeral = /^[IVXLC]+$/i.test(c.numeral) ? c.numeral.toUpperCase() : titleCase(c.numeral);
+  const head =
+    c.family === 'numbered' || c.family === 'bare-number'
+      ? `${word} ${c.numeral}`
+      : `${word} ${numeral}`;
+  const title = cleanTitle(c.title);
+  return title ? `${head}: ${title}` : head;
+}
+
+function cleanTitle(title: string): string {
+  const trimmed = title
+    .replace(/_/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[-—–.:\]\s]+/, '')
+    .replace(/[.\]\s]+$/, '')
+    .trim();
+  return titleCase(trimmed);
+}
+
+const SMALL_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'as',
+  'at',
+  'but',
+  'by',
+  'for',
+  'from',
+  'in',
+  'into',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+]);
+
+/** "MARLEY'S GHOST" → "Marley's Ghost". Text that already has lower case is left alone. */
+export function titleCase(text: string): string {
+  if (/\p{Ll}/u.test(text)) return text;
+  let first = true;
+  return text.replace(/[\p{L}'’]+/gu, (word) => {
+    const lower = word.toLowerCase();
+    const isFirst = first;
+    first = false;
+    if (/^[IVXLC]+$/.test(word) && word.length > 1) return word;
+    if (!isFirst && SMALL_WORDS.has(lower)) return lower;
+    return lower.charAt(0).toUpperCase() + lower.slice(1);
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+
+/** Numbers the chapters and makes titles and urls unique within the book. */
+function finish(raw: Array<{ title: string; text: string }>): SplitChapter[] {
+  const titles = new Map<string, number>();
+  const urls = new Set<string>();
+  return raw
+    .filter((c) => c.text.length > 0)
+    .map((c, index) => {
+      let title = c.title.slice(0, 200);
+      const seen = titles.get(title.toLowerCase()) ?? 0;
+      titles.set(title.toLowerCase(), seen + 1);
+      if (seen > 0) title = `${title} (${seen + 1})`;
+      let base = slugify(title)
+        .slice(0, 80)
+        .replace(/-+[^-]*$/, (tail) => (slugify(title).length > 80 ? '' : tail));
+      if (!base) base = `part-${index + 1}`;
+      let url = base;
+      for (let n = 2; urls.has(url); n++) url = `${base}-${n}`;
+      urls.add(url);
+      return { index, title, url, text: c.text };
+    });
+}

@@ -1,0 +1,95 @@
+import {
+  formatAuthorName,
+  type Book,
+  type BookAnswer,
+  type BookAuthor,
+  type BookSort,
+  type BooksAnswer,
+  type BookSubjectsAnswer,
+  type ChapterAnswer,
+} from '@chapterwise/shared';
+import { apiRequest } from '../../lib/api';
+
+type Fetch = typeof fetch;
+
+export interface BooksParams {
+  sort?: BookSort;
+  searchTerm?: string;
+  subject?: string;
+  author?: string;
+  limit?: number;
+  page?: number;
+  seed?: number;
+}
+
+/** `GET /getgutenbergbooks`. Public: never sends the session token (answers are shared). */
+export function fetchBooks(params: BooksParams, fetch?: Fetch): Promise<BooksAnswer> {
+  return apiRequest<BooksAnswer>('/getgutenbergbooks', {
+    query: { ...params },
+    auth: false,
+    ...(fetch ? { fetch } : {}),
+  });
+}
+
+export function fetchBook(url: string, fetch?: Fetch): Promise<BookAnswer> {
+  return apiRequest<BookAnswer>('/getgutenbergbook', {
+    query: { url },
+    auth: false,
+    ...(fetch ? { fetch } : {}),
+  });
+}
+
+export function fetchChapter(
+  url: string,
+  chapterUrl: string,
+  fetch?: Fetch,
+): Promise<ChapterAnswer> {
+  return apiRequest<ChapterAnswer>('/getgutenbergbookchapter', {
+    query: { url, chapterUrl },
+    auth: false,
+    ...(fetch ? { fetch } : {}),
+  });
+}
+
+export function fetchSubjects(fetch?: Fetch): Promise<BookSubjectsAnswer> {
+  return apiRequest<BookSubjectsAnswer>('/getbooksubjects', {
+    auth: false,
+    ...(fetch ? { fetch } : {}),
+  });
+}
+
+/** The first author as cards show it: "Shelley, Mary (Wollstonecraft)" → "Mary Shelley". */
+export function firstAuthorName(book: Pick<Book, 'authors'>): string {
+  const first = book.authors[0];
+  return first ? formatAuthorName(first.name) : 'Unknown author';
+}
+
+/** "Mary Wollstonecraft Shelley (1797–1851)". */
+export function authorWithYears(author: BookAuthor): string {
+  const name = formatAuthorName(author.name);
+  const born = author.birthYear ?? null;
+  const died = author.deathYear ?? null;
+  if (born === null && died === null) return name;
+  const year = (y: number | null) => (y === null ? '?' : y < 0 ? `${-y} BCE` : String(y));
+  return `${name} (${year(born)}–${died === null ? '' : year(died)})`;
+}
+
+/** "About 2 h 15 min" from minutes. */
+export function formatReadingTime(minutes: number | null | undefined): string {
+  if (!minutes) return '';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest ? `${hours} h ${rest} min` : `${hours} h`;
+}
+
+/** "Grade 7" from a Flesch–Kincaid grade (rounded; college level above 12). */
+export function formatGrade(grade: number | null | undefined): string {
+  if (grade === null || grade === undefined) return '';
+  const rounded = Math.round(grade);
+  if (rounded > 12) return 'College level';
+  if (rounded < 1) return 'Kindergarten';
+  return `Grade ${rounded}`;
+}
+
+export const numberFormat = new Intl.NumberFormat('en-US');

@@ -1,0 +1,133 @@
+import { formatAuthorName, materialGeneratorHref } from '@chapterwise/shared';
+import { data, Link } from 'react-router';
+import {
+  fetchBook,
+  fetchChapter,
+  formatGrade,
+  formatReadingTime,
+  numberFormat,
+} from '../features/books/api';
+import { ChapterText } from '../features/books/components/chapter-text';
+import { JsonLd } from '../features/books/components/json-ld';
+import { ApiClientError } from '../lib/api';
+import { seo } from '../lib/seo';
+import booksCss from '../styles/books.css?url';
+import type { Route } from './+types/chapter';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: booksCss }];
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  try {
+    const [chapter, book] = await Promise.all([
+      fetchChapter(params.url, params.chapterUrl, context.apiFetch),
+      fetchBook(params.url, context.apiFetch),
+    ]);
+    return {
+      book: chapter.data.book,
+      chapter: chapter.data.chapter,
+      chapters: book.data.chapters,
+      publicUrl: context.publicConfig.publicUrl,
+    };
+  } catch (error) {
+    if (error instanceof ApiClientError && (error.status === 404 || error.status === 400)) {
+      throw data(null, { status: 404 });
+    }
+    throw error;
+  }
+}
+
+export function meta({ data: loaderData }: Route.MetaArgs) {
+  if (!loaderData) return [{ title: 'Page not found | Chapterwise' }];
+  const { book, chapter, publicUrl } = loaderData;
+  const author = book.authors[0] ? formatAuthorName(book.authors[0].name) : '';
+  return seo({
+    title: `${chapter.title} – ${book.title}`,
+    description: `Read ${chapter.title} of ${book.title}${author ? ` by ${author}` : ''} (${numberFormat.format(chapter.wordCount)} words, ${formatReadingTime(chapter.readingMinutes)}) and make a quiz, lesson or worksheet from it.`,
+    path: `/book/${book.url}/${chapter.url}`,
+    publicUrl,
+    image: book.formats['image/jpeg'],
+    type: 'article',
+  });
+}
+
+export default function ChapterPage({ loaderData }: Route.ComponentProps) {
+  const { book, chapter, chapters, publicUrl } = loaderData;
+  const bookPath = `/book/${encodeURIComponent(book.url)}`;
+  const chapterHref = (url: string) => `${bookPath}/${encodeURIComponent(url)}`;
+  const author = book.authors[0] ? formatAuthorName(book.authors[0].name) : '';
+  const pager = (
+    <nav className="chapter-pager" aria-label="Chapters">
+      {chapter.previous ? (
+        <Link to={chapterHref(chapter.previous.url)} rel="prev" className="button button-ghost">
+          ← <span className="pager-label">Previous: {chapter.previous.title}</span>
+        </Link>
+      ) : (
+        <span />
+      )}
+      {chapter.next ? (
+        <Link to={chapterHref(chapter.next.url)} rel="next" className="button button-ghost">
+          <span className="pager-label">Next: {chapter.next.title}</span> →
+        </Link>
+      ) : null}
+    </nav>
+  );
+  return (
+    <article className="container page chapter-page">
+      <JsonLd
+        data={{
+          '@context': 'https://schema.org',
+          '@type': 'Chapter',
+          name: chapter.title,
+          position: chapter.index + 1,
+          url: `${publicUrl}${chapterHref(chapter.url)}`,
+          isPartOf: {
+            '@type': 'Book',
+            name: book.title,
+            url: `${publicUrl}${bookPath}`,
+            ...(author ? { author: { '@type': 'Person', name: author } } : {}),
+          },
+        }}
+      />
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to="/books">Books</Link>
+        <span aria-hidden="true"> / </span>
+        <Link to={bookPath}>{book.title}</Link>
+      </nav>
+      <header className="chapter-head">
+        <p className="eyebrow">
+          {book.title}
+          {author ? ` · ${author}` : ''}
+        </p>
+        <h1>{chapter.title}</h1>
+        <p className="muted chapter-facts">
+          {numberFormat.format(chapter.wordCount)} words ·{' '}
+          {formatReadingTime(chapter.readingMinutes)} read ·{' '}
+          <span title="Flesch–Kincaid grade level">{formatGrade(chapter.readingGrade)}</span>
+        </p>
+        <div className="chapter-actions">
+          <Link className="button button-primary" to={materialGeneratorHref(book.url, chapter.url)}>
+            Create materials from this chapter
+          </Link>
+          <details className="chapter-menu">
+            <summary className="button button-ghost">All chapters ({chapters.length})</summary>
+            <ol>
+              {chapters.map((c) => (
+                <li key={c.url}>
+                  <Link
+                    to={chapterHref(c.url)}
+                    aria-current={c.url === chapter.url ? 'page' : undefined}
+                  >
+                    {c.title}
+                  </Link>
+                </li>
+              ))}
+            </ol>
+          </details>
+        </div>
+      </header>
+      <ChapterText text={chapter.text} />
+      {pager}
+      <p className="muted source-note">Source: Project Gutenberg. Public domain in the USA.</p>
+    </article>
+  );
+}
