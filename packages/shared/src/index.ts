@@ -6,3 +6,4 @@ export * from './blog-categories.js';
 export * from './format.js';
 export * from './meta.js';
 export * from './users.js';
+export * from './materials.js';
