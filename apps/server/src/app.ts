@@ -13,6 +13,7 @@ import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
+import { registerMaterials } from './modules/materials/materials.module.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -85,6 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes);
   await app.register(metaRoutes({ trustProxy: config.trustProxy }), { prefix: '/api/v1' });
   await app.register(chatRoutes, { prefix: '/api/v1' });
+  await registerMaterials(app);
 
   await app.register(webPlugin, {
     mode: webMode,

@@ -31,6 +31,12 @@ const EnvSchema = z.object({
   JOBS_ENABLED: booleanish.default(true),
   /** Load the sample books and blog posts on first start. */
   SEED_ON_START: booleanish.default(true),
+  /** Material generator: 'local' (built-in, offline) or 'openai' (any OpenAI-compatible server). */
+  LLM_PROVIDER: z.enum(['local', 'openai']).optional(),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -50,6 +56,13 @@ export interface Config {
   webBuildDir: string;
   jobsEnabled: boolean;
   seedOnStart: boolean;
+  llm: {
+    provider: 'local' | 'openai';
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+    timeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -77,6 +90,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     problems.push('JWT_SECRET: required in production (at least 32 characters)');
   }
+  // Setting LLM_BASE_URL alone chooses the openai provider; it then needs a model name.
+  const llmProvider = e.LLM_PROVIDER ?? (e.LLM_BASE_URL ? 'openai' : 'local');
+  if (llmProvider === 'openai') {
+    if (!e.LLM_BASE_URL) problems.push('LLM_BASE_URL: required when LLM_PROVIDER is openai');
+    if (!e.LLM_MODEL) problems.push('LLM_MODEL: required when LLM_PROVIDER is openai');
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -96,6 +115,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : defaultWebBuildDir,
     jobsEnabled: e.JOBS_ENABLED,
     seedOnStart: e.SEED_ON_START,
+    llm: {
+      provider: llmProvider,
+      baseUrl: e.LLM_BASE_URL,
+      apiKey: e.LLM_API_KEY,
+      model: e.LLM_MODEL,
+      timeoutMs: e.LLM_TIMEOUT_MS,
+    },
   };
 }
 

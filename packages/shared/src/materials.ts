@@ -344,12 +344,18 @@ export function evidenceOf(question: Question): string[] {
   return [question.evidence];
 }
 
+export interface RenderOptions {
+  /** 'teacher' (default): everything, with the answer key. 'student': no lesson plan, no key. */
+  copy?: 'teacher' | 'student';
+}
+
 /**
  * The text teachers read in `output.choices[0].message.content`: the student part (title,
  * instructions, numbered questions with lettered choices, vocabulary, lesson plan), then the
  * answer key with the evidence quote of every answer.
  */
-export function renderMaterialText(document: MaterialDocument): string {
+export function renderMaterialText(document: MaterialDocument, options: RenderOptions = {}): string {
+  const student = options.copy === 'student';
   const lines: string[] = [];
   lines.push(document.title);
   const meta = [
@@ -359,13 +365,17 @@ export function renderMaterialText(document: MaterialDocument): string {
   ].filter(Boolean);
   lines.push(meta.join(' | '));
   lines.push('');
+  if (student) {
+    lines.push('Name: ______________________    Date: ____________');
+    lines.push('');
+  }
   if (document.instructions) {
     lines.push(`Instructions: ${document.instructions}`);
     lines.push('');
   }
 
   const lesson = document.lesson;
-  if (lesson) {
+  if (lesson && !student) {
     lines.push(`LESSON PLAN (${lesson.durationMinutes} minutes)`);
     lines.push('');
     lines.push('Learning objectives. Students will be able to:');
@@ -433,7 +443,7 @@ export function renderMaterialText(document: MaterialDocument): string {
     }
   }
 
-  if (numbered.size) {
+  if (numbered.size && !student) {
     lines.push('==============================');
     lines.push('ANSWER KEY');
     lines.push('');
@@ -447,7 +457,7 @@ export function renderMaterialText(document: MaterialDocument): string {
     }
     lines.push('');
   }
-  if (document.generator.unverified) {
+  if (document.generator.unverified && !student) {
     lines.push(
       'Note: no reference text was given, so these answers could not be checked against a text.',
     );
