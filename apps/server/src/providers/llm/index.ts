@@ -78,6 +78,7 @@ export class GatedGenerator implements MaterialGenerator {
         ...(reserve ? { reserve } : {}),
         sectionFor: (kind) => sectionFor(kind, plan),
         exitTicketSize: 3,
+        vocabularyCount: plan.vocabulary,
         ...(draft.exitTicketReserve ? { exitTicketReserve: draft.exitTicketReserve } : {}),
       });
     let result = gate(draft.document);

@@ -136,6 +136,21 @@ export function containsPhrase(text: string, phrase: string): boolean {
   return p.length > 0 && t.includes(` ${p} `);
 }
 
+/** True when the context uses the term, in any inflection ("narrate" in "narrated", "shilling" in "shillings"). */
+export function termInContext(term: string, context: string): boolean {
+  if (containsPhrase(context, term)) return true;
+  const t = normaliseForMatch(term);
+  if (t.includes(' ')) return support(term, context) === 1;
+  const need = Math.max(4, t.length - 3);
+  return normaliseForMatch(context)
+    .split(/[^a-z0-9'-]+/)
+    .some((w) => {
+      let common = 0;
+      while (common < w.length && common < t.length && w[common] === t[common]) common++;
+      return common >= need && common >= Math.min(w.length, t.length) - 3;
+    });
+}
+
 function similarity(a: string, b: string): number {
   const x = new Set(contentWords(a));
   const y = new Set(contentWords(b));
@@ -213,7 +228,7 @@ export function checkQuestion(question: Question, reference: ReferenceIndex): st
       if (!verify) return null;
       for (const pair of question.pairs) {
         if (!reference.hasEvidence(pair.evidence)) return 'the evidence of a pair is not in the text';
-        if (!containsPhrase(pair.evidence, pair.left) && support(pair.left, pair.evidence) < 1) {
+        if (!termInContext(pair.left, pair.evidence)) {
           return 'a matched term is not in its evidence';
         }
       }
@@ -244,6 +259,8 @@ export interface GateOptions {
   /** How many exit-ticket questions a lesson keeps, and spares for them. */
   exitTicketSize?: number;
   exitTicketReserve?: Question[];
+  /** How many vocabulary items to keep (the draft may offer spares). */
+  vocabularyCount?: number;
 }
 
 /**
@@ -263,15 +280,16 @@ export function applyQualityGate(draft: MaterialDocument, options: GateOptions):
       return false;
     }
     const key = questionKey(question);
+    // A repeat asks the same thing: the same words, or the same answer from the same passage,
+    // or nearly the same words with the same answer (templated prompts about different people are not repeats).
     const repeat = accepted.find(
       (q) =>
         normaliseForMatch(questionKey(q)) === normaliseForMatch(key) ||
-        similarity(questionKey(q), key) >= 0.8 ||
         (q.kind === question.kind &&
           q.kind !== 'matching' &&
           question.kind !== 'matching' &&
-          normaliseForMatch(q.evidence) === normaliseForMatch(question.evidence) &&
-          answerKey(q) === answerKey(question)),
+          answerKey(q) === answerKey(question) &&
+          (normaliseForMatch(q.evidence) === normaliseForMatch(question.evidence) || similarity(q.prompt, question.prompt) >= 0.85)),
     );
     if (repeat) {
       dropped.push({ prompt: key, reason: 'it repeats another question' });
@@ -316,8 +334,9 @@ export function applyQualityGate(draft: MaterialDocument, options: GateOptions):
 
   const vocabulary: VocabularyItem[] = [];
   for (const item of draft.vocabulary) {
+    if (options.vocabularyCount !== undefined && vocabulary.length >= options.vocabularyCount) break;
     const seen = vocabulary.some((v) => normaliseForMatch(v.term) === normaliseForMatch(item.term));
-    const inContext = containsPhrase(item.context, item.term) || support(item.term, item.context) === 1;
+    const inContext = termInContext(item.term, item.context);
     const found = reference.empty || reference.hasEvidence(item.context);
     if (!seen && inContext && found) vocabulary.push(item);
     else dropped.push({ prompt: item.term, reason: seen ? 'a repeated word' : 'its example is not in the text' });

@@ -94,12 +94,31 @@ export function pickSentences(
   options: SentenceOptions = {},
   filter?: (s: Sentence) => boolean,
 ): Sentence[] {
-  const scored = ctx.analysis.sentences
-    .filter((s) => !ctx.usedSentences.has(s.index) && (!filter || filter(s)))
-    .map((s) => ({ s, score: sentenceScore(s, ctx, options) }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score);
-  if (scored.length === 0 || count <= 0) return [];
+  if (count <= 0) return [];
+  const candidates = ctx.analysis.sentences.filter((s) => !ctx.usedSentences.has(s.index) && (!filter || filter(s)));
+  const window = sentenceWindow(ctx.plan.level);
+  const baseMin = options.minWords ?? window.min;
+  const baseMax = options.maxWords ?? window.max;
+  let scored: Array<{ s: Sentence; score: number }> = [];
+  // Texts of long sentences (Melville, Hawthorne) leave few at a young grade's length: widen the
+  // window step by step, preferring the sentences that fit best.
+  for (const [stretch, weight] of [
+    [1, 1],
+    [1.6, 0.5],
+    [2.6, 0.25],
+  ] as const) {
+    const seen = new Set(scored.map((x) => x.s.index));
+    const minWords = Math.max(4, Math.floor(baseMin / stretch));
+    const maxWords = Math.ceil(baseMax * stretch);
+    for (const s of candidates) {
+      if (seen.has(s.index)) continue;
+      const score = sentenceScore(s, ctx, { ...options, minWords, maxWords }) * weight;
+      if (score > 0) scored.push({ s, score });
+    }
+    if (scored.length >= count * 2) break;
+  }
+  scored = scored.sort((a, b) => b.score - a.score);
+  if (scored.length === 0) return [];
   const wanted = Math.min(scored.length, count * 3);
   const picked: Sentence[] = [];
   // Buckets over the text: take the best of each in turn.

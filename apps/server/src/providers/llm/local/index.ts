@@ -38,11 +38,13 @@ export class LocalAdapter implements GeneratorAdapter {
     };
 
     const matchingCount = plan.counts.matching ?? 0;
-    const vocabularyPool = writeVocabulary(ctx, plan.vocabulary + matchingCount * plan.matchingPairs);
-    const vocabulary = vocabularyPool.slice(0, plan.vocabulary);
+    // Two spare words in case the gate turns one down.
+    const spares = plan.vocabulary > 0 ? 2 : 0;
+    const vocabularyPool = writeVocabulary(ctx, plan.vocabulary + spares + matchingCount * plan.matchingPairs);
+    const vocabulary = vocabularyPool.slice(0, plan.vocabulary + spares);
     // Matching uses other words than the vocabulary list when there are enough, so it is not a copy of it.
     const forMatching =
-      vocabularyPool.length - plan.vocabulary >= 3 ? vocabularyPool.slice(plan.vocabulary) : vocabularyPool;
+      vocabularyPool.length - vocabulary.length >= 3 ? vocabularyPool.slice(vocabulary.length) : vocabularyPool;
 
     const written: Partial<Record<QuestionKind, Question[]>> = {};
     const writers: Array<[QuestionKind, (n: number) => Question[]]> = [
@@ -71,7 +73,7 @@ export class LocalAdapter implements GeneratorAdapter {
     let exitTicketReserve: Question[] = [];
     if (plan.kind === 'lesson') {
       const prompts = (written.discussion ?? []).map((q) => q.prompt);
-      const made = writeLesson(ctx, request, vocabulary, prompts);
+      const made = writeLesson(ctx, request, vocabulary.slice(0, plan.vocabulary), prompts);
       lesson = made.lesson;
       exitTicketReserve = made.exitTicketSpares;
     }

@@ -21,7 +21,7 @@ import {
   withoutFinalPunctuation,
   type WriterContext,
 } from './common.js';
-import { chooseDistractors, targetsOf } from './targets.js';
+import { chooseDistractors, keyness, targetsOf } from './targets.js';
 import { antonymsOf, lexFileOf } from './wordnet.js';
 import { describeWord } from './analyse.js';
 
@@ -167,7 +167,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
   const isPlay = ctx.analysis.prepared.isPlay;
   const sentences = isPlay
     ? pickSentences(ctx, count * 2, { minWords: 5 }, (s) => !!s.speechQuote && s.opensSpeech)
-    : pickSentences(ctx, count * 2, { noQuotes: true }, (s) => !PRONOUN_SUBJECT.test(s.text));
+    : pickSentences(ctx, count * 3, { noQuotes: true }, (s) => !PRONOUN_SUBJECT.test(s.text));
   let wantFalse = ctx.random() < 0.5;
   for (const s of sentences) {
     if (out.length >= count * 2) break;
@@ -196,11 +196,10 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
     }
     const statement = standAloneStatement(s);
     if (!statement) continue;
-    if (wantFalse) {
-      const options = alterations(s, statement, ctx).filter((a) => !ctx.reference.contains(a.statement));
-      // Prefer a changed fact to a plain negation: it makes students read closely.
-      const pick = options.find((a) => a.how !== 'negation') ?? options[0];
-      if (!pick) continue;
+    const options = wantFalse ? alterations(s, statement, ctx).filter((a) => !ctx.reference.contains(a.statement)) : [];
+    // Prefer a changed fact to a plain negation: it makes students read closely.
+    const pick = options.find((a) => a.how !== 'negation') ?? options[0];
+    if (wantFalse && pick) {
       out.push({
         id: nextId(),
         kind: 'true_false',
@@ -213,7 +212,9 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
       out.push({ id: nextId(), kind: 'true_false', prompt: statement, answer: true, evidence: s.text });
     }
     markUsed(ctx, s);
-    wantFalse = !wantFalse;
+    // Keep true and false statements about even.
+    const falses = out.filter((q) => !q.answer).length;
+    wantFalse = falses < out.length - falses || (falses === out.length - falses && ctx.random() < 0.5);
   }
   return out;
 }
@@ -354,9 +355,15 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
     markUsed(ctx, s);
   }
   // Topic questions on the passage's key phrases and people.
+  const keyNouns = [...ctx.analysis.words.values()]
+    .filter((w) => w.pos === 'NOUN' && w.count >= 2)
+    .sort((a, b) => keyness(b) - keyness(a))
+    .slice(0, 8)
+    .map((w) => w.lemma);
   const topics = [
     ...[...ctx.analysis.names.values()].filter((n) => n.kind === 'person').sort((a, b) => b.count - a.count).map((n) => n.name),
     ...ctx.analysis.keyphrases,
+    ...keyNouns,
   ];
   const asked = new Set<string>();
   for (const topic of topics) {
@@ -369,9 +376,18 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
     const s = pickSentences(ctx, 1, { noQuotes: true }, mentions)[0] ?? pickSentences(ctx, 1, {}, mentions)[0];
     if (!s) continue;
     const isPerson = ctx.analysis.names.get(topic)?.kind === 'person';
+    const variant = asked.size % 3;
     const prompt = isPerson
-      ? `What do we learn about ${topic} in this part of the text? Give one detail.`
-      : `What does the text tell you about the ${topic.toLowerCase()}? Give one detail.`;
+      ? [
+          `What do we learn about ${topic} in this part of the text? Give one detail.`,
+          `Describe ${topic} using one detail from the text.`,
+          `What does ${topic} do or say in this part of the text?`,
+        ][variant]!
+      : [
+          `What does the text tell you about the ${topic.toLowerCase()}? Give one detail.`,
+          `What detail does the text give about the ${topic.toLowerCase()}?`,
+          `How is the ${topic.toLowerCase()} described in the text?`,
+        ][variant]!;
     const answer = standAloneStatement(s) ?? s.text;
     out.push({ id: nextId(), kind: 'short_answer', prompt, answer, evidence: s.text });
     markUsed(ctx, s);
@@ -483,12 +499,34 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     };
   });
 
+  // Further questions on the passage's most important sentences, for long or name-poor texts.
+  for (let i = 0; i < 4; i++) {
+    makers.push(() => {
+      const s = pickSentences(ctx, 1, { maxWords: 50, noQuotes: !ctx.analysis.prepared.isPlay })[0];
+      if (!s) return null;
+      markUsed(ctx, s);
+      const prompt =
+        level <= 2
+          ? `The text says: ${quote(s.text)} What does this tell us? Why is it important?`
+          : level <= 8
+            ? `Explain in your own words what the text means here: ${quote(s.text)} Why is this moment important?`
+            : `Consider the sentence ${quote(s.text)} What does it reveal, and how does it connect to the passage as a whole?`;
+      return {
+        id: nextId(),
+        kind: 'discussion',
+        prompt,
+        answer: 'A strong answer restates the sentence accurately in the student’s own words, explains why it matters in the passage, and supports the explanation with another detail from the text.',
+        evidence: s.text,
+      };
+    });
+  }
+
   // Alternate the kinds of question (character, theme, craft, prediction) rather than asking about three characters in a row.
   const personMakers = makers.slice(0, Math.min(3, people.length));
   const themeMakers = makers.slice(personMakers.length, personMakers.length + Math.min(3, themes.length));
   const otherMakers = makers.slice(personMakers.length + themeMakers.length);
   const ordered: typeof makers = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 6; i++) {
     for (const group of [personMakers, themeMakers, otherMakers]) {
       const make = group[i];
       if (make) ordered.push(make);

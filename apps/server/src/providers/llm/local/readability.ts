@@ -31,6 +31,7 @@ export function sentenceWindow(level: number): { min: number; max: number } {
 export function gradeFit(sentenceGrade: number, level: number): number {
   const target = Math.max(1, level + 0.5);
   const over = sentenceGrade - target;
-  if (over > 0) return Math.max(0, 1 - over / (level <= 5 ? 4 : 7));
+  // Never 0: when a text has nothing easier, its hardest sentences are still usable, last.
+  if (over > 0) return Math.max(0.03, 1 - over / (level <= 5 ? 4 : 7));
   return Math.max(0.25, 1 + over / 12);
 }

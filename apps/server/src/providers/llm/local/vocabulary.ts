@@ -35,19 +35,33 @@ function tidyDefinition(definition: string): string {
  */
 export function writeVocabulary(ctx: WriterContext, count: number): VocabularyItem[] {
   if (count <= 0) return [];
-  const { minFamiliarity, maxFamiliarity, minLength, minSyllables } = band(ctx.plan.level);
+  const strict = band(ctx.plan.level);
   const candidates: Array<{ info: WordInfo; score: number }> = [];
-  for (const info of ctx.analysis.words.values()) {
-    if (info.lemma.length < minLength || info.lemma.includes('-')) continue;
-    if (syllables(info.lemma) < minSyllables) continue;
-    const d = describeWord(info);
-    if (d.familiarity < minFamiliarity || d.familiarity > maxFamiliarity) continue;
-    // A tagging slip ("subject" read as an adjective) shows as a word far more common in another part of speech.
-    const others = (['noun', 'verb', 'adj', 'adv'] as const).filter((p) => p !== wordNetPos(info.pos));
-    if (others.some((p) => frequencyOf(info.lemma, p) > 3 * d.familiarity + 5)) continue;
-    const focus = ctx.plan.focusTerms.includes(info.lemma) ? 2 : 1;
-    const posWeight = info.pos === 'ADV' ? 0.6 : info.pos === 'VERB' ? 0.9 : 1;
-    candidates.push({ info, score: Math.log2(1 + info.count) * posWeight * focus * (1 + info.lemma.length / 20) });
+  // Widen the band when the text has too few words of the ideal rarity for this grade.
+  for (const [stretch, weight] of [
+    [1, 1],
+    [3, 0.5],
+    [10, 0.25],
+  ] as const) {
+    const minFamiliarity = stretch === 1 ? strict.minFamiliarity : 0;
+    const maxFamiliarity = strict.maxFamiliarity * stretch;
+    const minLength = stretch === 1 ? strict.minLength : 4;
+    const minSyllables = stretch === 1 ? strict.minSyllables : 1;
+    const seen = new Set(candidates.map((c) => c.info));
+    for (const info of ctx.analysis.words.values()) {
+      if (seen.has(info)) continue;
+      if (info.lemma.length < minLength || info.lemma.includes('-')) continue;
+      if (syllables(info.lemma) < minSyllables) continue;
+      const d = describeWord(info);
+      if (d.familiarity < minFamiliarity || d.familiarity > maxFamiliarity) continue;
+      // A tagging slip ("subject" read as an adjective) shows as a word far more common in another part of speech.
+      const others = (['noun', 'verb', 'adj', 'adv'] as const).filter((p) => p !== wordNetPos(info.pos));
+      if (others.some((p) => frequencyOf(info.lemma, p) > 3 * d.familiarity + 5)) continue;
+      const focus = ctx.plan.focusTerms.includes(info.lemma) ? 2 : 1;
+      const posWeight = info.pos === 'ADV' ? 0.6 : info.pos === 'VERB' ? 0.9 : 1;
+      candidates.push({ info, score: weight * Math.log2(1 + info.count) * posWeight * focus * (1 + info.lemma.length / 20) });
+    }
+    if (candidates.length >= count * 2) break;
   }
   candidates.sort((a, b) => b.score - a.score);
 
