@@ -53,8 +53,7 @@ export const MATERIAL_LIMITS = {
 
 /** The spec's messages for the generator screens, copied exactly. */
 export const MATERIAL_MESSAGES = {
-  noMaterials:
-    "You don't have any materials yet! When you create materials they will appear here.",
+  noMaterials: "You don't have any materials yet! When you create materials they will appear here.",
   notCompleted:
     'This material has not completed generating. If it has been more than a few minutes it has probably encountered an error.',
   needSubscription:
@@ -243,9 +242,7 @@ export type MaterialDocument = z.infer<typeof MaterialDocumentSchema>;
 /** The spec's output shape: the text in choices[0].message.content, and the structured form. */
 export const MaterialOutputSchema = z.object({
   choices: z
-    .array(
-      z.object({ message: z.object({ role: z.literal('assistant'), content: z.string() }) }),
-    )
+    .array(z.object({ message: z.object({ role: z.literal('assistant'), content: z.string() }) }))
     .min(1),
   document: MaterialDocumentSchema,
 });
@@ -354,7 +351,10 @@ export interface RenderOptions {
  * instructions, numbered questions with lettered choices, vocabulary, lesson plan), then the
  * answer key with the evidence quote of every answer.
  */
-export function renderMaterialText(document: MaterialDocument, options: RenderOptions = {}): string {
+export function renderMaterialText(
+  document: MaterialDocument,
+  options: RenderOptions = {},
+): string {
   const student = options.copy === 'student';
   const lines: string[] = [];
   lines.push(document.title);
@@ -462,7 +462,12 @@ export function renderMaterialText(document: MaterialDocument, options: RenderOp
       'Note: no reference text was given, so these answers could not be checked against a text.',
     );
   }
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim() + '\n';
+  return (
+    lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim() + '\n'
+  );
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -13,10 +13,12 @@ export interface FixtureChapter {
 
 let cached: FixtureChapter[] | undefined;
 
-/** The committed corpus (fixtures/chapters.json.gz, made by fixtures/make-chapters.mjs). */
+/** The committed corpus (fixtures/chapters.json.gz, made by scripts/make-chapter-fixtures.mjs). */
 export function loadChapters(): FixtureChapter[] {
   cached ??= JSON.parse(
-    gunzipSync(readFileSync(path.join(import.meta.dirname, 'fixtures', 'chapters.json.gz'))).toString('utf8'),
+    gunzipSync(
+      readFileSync(path.join(import.meta.dirname, 'fixtures', 'chapters.json.gz')),
+    ).toString('utf8'),
   ) as FixtureChapter[];
   return cached;
 }
@@ -36,5 +38,10 @@ export function longText(words: number): string {
     parts.push(c.text);
     total += c.text.split(/\s+/).length;
   }
-  return parts.join('\n\n').split(/(?<=\s)/).slice(0, words).join('').trim();
+  return parts
+    .join('\n\n')
+    .split(/(?<=\s)/)
+    .slice(0, words)
+    .join('')
+    .trim();
 }

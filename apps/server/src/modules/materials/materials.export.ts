@@ -24,7 +24,12 @@ import {
 export type ExportCopy = 'teacher' | 'student';
 
 /** A file name teachers recognise: "frankenstein-chapter-5-quiz.docx" ("-student" for the student copy). */
-export function exportFileName(name: string, type: string, extension: string, copy: ExportCopy): string {
+export function exportFileName(
+  name: string,
+  type: string,
+  extension: string,
+  copy: ExportCopy,
+): string {
   const base = [slugify(name).slice(0, 80) || 'material', slugify(type)].filter(Boolean).join('-');
   return `${base}${copy === 'student' ? '-student' : ''}.${extension}`;
 }
@@ -47,9 +52,14 @@ function para(text: string, options: Omit<ParagraphOptions, 'children' | 'text'>
   return new Paragraph({ children: [new TextRun(text)], spacing: { after: 80 }, ...options });
 }
 
-function questionParagraphs(question: Question, number: number, student: boolean): Array<Paragraph | Table> {
+function questionParagraphs(
+  question: Question,
+  number: number,
+  student: boolean,
+): Array<Paragraph | Table> {
   const out: Array<Paragraph | Table> = [];
-  const prompt = question.kind === 'true_false' ? `True or false: ${question.prompt}` : question.prompt;
+  const prompt =
+    question.kind === 'true_false' ? `True or false: ${question.prompt}` : question.prompt;
   out.push(
     new Paragraph({
       children: [new TextRun({ text: `${number}. `, bold: true }), new TextRun(prompt)],
@@ -59,7 +69,9 @@ function questionParagraphs(question: Question, number: number, student: boolean
   );
   switch (question.kind) {
     case 'multiple_choice':
-      question.choices.forEach((choice, i) => out.push(para(`${choiceLetter(i)}. ${choice}`, { indent: INDENT })));
+      question.choices.forEach((choice, i) =>
+        out.push(para(`${choiceLetter(i)}. ${choice}`, { indent: INDENT })),
+      );
       break;
     case 'true_false':
       out.push(para('True / False', { indent: INDENT }));
@@ -83,7 +95,9 @@ function questionParagraphs(question: Question, number: number, student: boolean
               }),
               new TableCell({
                 width: { size: 60, type: WidthType.PERCENTAGE },
-                children: [para(`${choiceLetter(i)}. ${question.pairs[order[i] ?? i]?.right ?? ''}`)],
+                children: [
+                  para(`${choiceLetter(i)}. ${question.pairs[order[i] ?? i]?.right ?? ''}`),
+                ],
               }),
             ],
           }),
@@ -124,15 +138,29 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
   const children: Array<Paragraph | Table> = [];
   children.push(new Paragraph({ text: document.title, heading: HeadingLevel.TITLE }));
   children.push(
-    para([document.grade && `Grade: ${document.grade}`, document.subject && `Subject: ${document.subject}`, `Type: ${document.type}`]
-      .filter(Boolean)
-      .join('   |   ')),
+    para(
+      [
+        document.grade && `Grade: ${document.grade}`,
+        document.subject && `Subject: ${document.subject}`,
+        `Type: ${document.type}`,
+      ]
+        .filter(Boolean)
+        .join('   |   '),
+    ),
   );
-  if (student) children.push(para('Name: ______________________________     Date: ________________', { spacing: { before: 200, after: 200 } }));
+  if (student)
+    children.push(
+      para('Name: ______________________________     Date: ________________', {
+        spacing: { before: 200, after: 200 },
+      }),
+    );
   if (document.instructions) {
     children.push(
       new Paragraph({
-        children: [new TextRun({ text: 'Instructions: ', bold: true }), new TextRun(document.instructions)],
+        children: [
+          new TextRun({ text: 'Instructions: ', bold: true }),
+          new TextRun(document.instructions),
+        ],
         spacing: { before: 120, after: 160 },
       }),
     );
@@ -140,7 +168,12 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
 
   const lesson = document.lesson;
   if (lesson && !student) {
-    children.push(new Paragraph({ text: `Lesson plan (${lesson.durationMinutes} minutes)`, heading: HeadingLevel.HEADING_1 }));
+    children.push(
+      new Paragraph({
+        text: `Lesson plan (${lesson.durationMinutes} minutes)`,
+        heading: HeadingLevel.HEADING_1,
+      }),
+    );
     children.push(new Paragraph({ text: 'Learning objectives', heading: HeadingLevel.HEADING_2 }));
     children.push(para('Students will be able to:'));
     children.push(...bullets(lesson.objectives));
@@ -158,7 +191,9 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
         new Paragraph({
           children: [
             new TextRun({ text: `${i + 1}. ${activity.title}`, bold: true }),
-            new TextRun(` (${activity.minutes} min${activity.grouping ? `, ${activity.grouping}` : ''})`),
+            new TextRun(
+              ` (${activity.minutes} min${activity.grouping ? `, ${activity.grouping}` : ''})`,
+            ),
           ],
           spacing: { before: 120, after: 60 },
         }),
@@ -168,7 +203,9 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
     children.push(new Paragraph({ text: 'Differentiation', heading: HeadingLevel.HEADING_2 }));
     children.push(...bullets(lesson.differentiation.support.map((s) => `Support: ${s}`)));
     children.push(...bullets(lesson.differentiation.extension.map((s) => `Extension: ${s}`)));
-    children.push(...bullets(lesson.differentiation.languageLearners.map((s) => `Language learners: ${s}`)));
+    children.push(
+      ...bullets(lesson.differentiation.languageLearners.map((s) => `Language learners: ${s}`)),
+    );
     children.push(new Paragraph({ text: 'Assessment', heading: HeadingLevel.HEADING_2 }));
     children.push(...bullets(lesson.assessment));
   }
@@ -186,7 +223,12 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
           spacing: { before: 100, after: 40 },
         }),
       );
-      children.push(new Paragraph({ children: [new TextRun({ text: quoted(item.context), italics: true })], indent: INDENT }));
+      children.push(
+        new Paragraph({
+          children: [new TextRun({ text: quoted(item.context), italics: true })],
+          indent: INDENT,
+        }),
+      );
     });
   }
 
@@ -194,8 +236,13 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
   const numbered: Array<[Question, number]> = [];
   document.sections.forEach((section, s) => {
     if (!section.questions.length) return;
-    children.push(new Paragraph({ text: `Part ${s + 1}: ${section.title}`, heading: HeadingLevel.HEADING_1 }));
-    if (section.instructions) children.push(new Paragraph({ children: [new TextRun({ text: section.instructions, italics: true })] }));
+    children.push(
+      new Paragraph({ text: `Part ${s + 1}: ${section.title}`, heading: HeadingLevel.HEADING_1 }),
+    );
+    if (section.instructions)
+      children.push(
+        new Paragraph({ children: [new TextRun({ text: section.instructions, italics: true })] }),
+      );
     for (const question of section.questions) {
       number += 1;
       numbered.push([question, number]);
@@ -212,11 +259,16 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
   }
 
   if (!student && numbered.length) {
-    children.push(new Paragraph({ text: 'Answer Key', heading: HeadingLevel.HEADING_1, pageBreakBefore: true }));
+    children.push(
+      new Paragraph({ text: 'Answer Key', heading: HeadingLevel.HEADING_1, pageBreakBefore: true }),
+    );
     for (const [question, n] of numbered) {
       children.push(
         new Paragraph({
-          children: [new TextRun({ text: `${n}. `, bold: true }), new TextRun(answerText(question))],
+          children: [
+            new TextRun({ text: `${n}. `, bold: true }),
+            new TextRun(answerText(question)),
+          ],
           spacing: { before: 120, after: 40 },
         }),
       );
@@ -225,7 +277,9 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
           ? [`The text says: ${quoted(question.correction)}`]
           : evidenceOf(question).map((e) => `Evidence: ${quoted(e)}`);
       for (const line of lines) {
-        children.push(new Paragraph({ children: [new TextRun({ text: line, italics: true })], indent: INDENT }));
+        children.push(
+          new Paragraph({ children: [new TextRun({ text: line, italics: true })], indent: INDENT }),
+        );
       }
     }
   }
@@ -239,4 +293,3 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
   });
   return Packer.toBuffer(doc);
 }
-

@@ -17,12 +17,22 @@ const SWEEP_INTERVAL_MS = 30_000;
  * (also `app.materials`, for scripts and tests), its job handler, the sweep that picks up
  * interrupted generations, and the routes under /api/v1.
  */
-export async function registerMaterials(app: FastifyInstance, generator?: MaterialGenerator): Promise<void> {
+export async function registerMaterials(
+  app: FastifyInstance,
+  generator?: MaterialGenerator,
+): Promise<void> {
   const config = app.config;
   const chosen = generator ?? createMaterialGenerator(config.llm);
   // A running generation holds its material this long; a chat model may need two slow calls.
-  const leaseSeconds = chosen.engine === 'local' ? 60 : Math.ceil((config.llm.timeoutMs * 4) / 1000) + 30;
-  const service = new MaterialsService({ db: app.db, jobs: app.jobs, generator: chosen, log: app.log, leaseSeconds });
+  const leaseSeconds =
+    chosen.engine === 'local' ? 60 : Math.ceil((config.llm.timeoutMs * 4) / 1000) + 30;
+  const service = new MaterialsService({
+    db: app.db,
+    jobs: app.jobs,
+    generator: chosen,
+    log: app.log,
+    leaseSeconds,
+  });
   app.decorate('materials', service);
   app.jobs.define<{ materialId: string }>(GENERATION_QUEUE, async (data) => {
     await service.runGeneration(data.materialId);
@@ -31,7 +41,9 @@ export async function registerMaterials(app: FastifyInstance, generator?: Materi
   if (config.jobsEnabled) {
     let timer: NodeJS.Timeout | undefined;
     const sweep = () =>
-      service.recoverStalled().catch((error: unknown) => app.log.error({ err: error }, 'materials sweep failed'));
+      service
+        .recoverStalled()
+        .catch((error: unknown) => app.log.error({ err: error }, 'materials sweep failed'));
     app.addHook('onReady', async () => {
       // The first sweep runs as soon as the queue has started (its hook runs after this one).
       const first = (tries: number) => {

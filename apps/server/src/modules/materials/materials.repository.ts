@@ -27,7 +27,11 @@ export async function insertSet(db: Db, userId: string, name: string): Promise<M
   return row!;
 }
 
-export async function findSet(db: Db, userId: string, id: string): Promise<MaterialSetRow | undefined> {
+export async function findSet(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<MaterialSetRow | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await db
     .select()
@@ -66,7 +70,10 @@ export async function listSets(
       .offset((page.page - 1) * page.limit),
     db.select({ n: count() }).from(materialSets).where(eq(materialSets.userId, userId)),
   ]);
-  return { rows: rows.map((r) => ({ ...r, materialCount: Number(r.materialCount) })), count: total?.n ?? 0 };
+  return {
+    rows: rows.map((r) => ({ ...r, materialCount: Number(r.materialCount) })),
+    count: total?.n ?? 0,
+  };
 }
 
 /** Deletes a folder; its materials stay, outside any folder. False when it is not the user's. */
@@ -85,7 +92,15 @@ export async function deleteSet(db: Db, userId: string, id: string): Promise<boo
 
 export type NewMaterial = Pick<
   NewGeneratedMaterialRow,
-  'name' | 'grade' | 'subject' | 'type' | 'referenceText' | 'descriptionText' | 'setId' | 'bookUrl' | 'chapterUrl'
+  | 'name'
+  | 'grade'
+  | 'subject'
+  | 'type'
+  | 'referenceText'
+  | 'descriptionText'
+  | 'setId'
+  | 'bookUrl'
+  | 'chapterUrl'
 >;
 
 /**
@@ -105,7 +120,9 @@ export async function startGeneration(
       .set({
         generationCredits: sql`case when ${users.isSubscribed} then ${users.generationCredits} else ${users.generationCredits} - 1 end`,
       })
-      .where(and(eq(users.id, userId), or(eq(users.isSubscribed, true), gt(users.generationCredits, 0))))
+      .where(
+        and(eq(users.id, userId), or(eq(users.isSubscribed, true), gt(users.generationCredits, 0))),
+      )
       .returning({ isSubscribed: users.isSubscribed });
     if (!payer) return null;
     const [row] = await tx
@@ -117,7 +134,11 @@ export async function startGeneration(
 }
 
 /** The user's own material. */
-export async function findOwnMaterial(db: Db, userId: string, id: string): Promise<GeneratedMaterialRow | undefined> {
+export async function findOwnMaterial(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<GeneratedMaterialRow | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await db
     .select()
@@ -128,7 +149,10 @@ export async function findOwnMaterial(db: Db, userId: string, id: string): Promi
 }
 
 /** A material anyone may see: a platform-made one. */
-export async function findPlatformMaterial(db: Db, id: string): Promise<GeneratedMaterialRow | undefined> {
+export async function findPlatformMaterial(
+  db: Db,
+  id: string,
+): Promise<GeneratedMaterialRow | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await db
     .select()
@@ -138,9 +162,16 @@ export async function findPlatformMaterial(db: Db, id: string): Promise<Generate
   return row;
 }
 
-export async function findMaterialById(db: Db, id: string): Promise<GeneratedMaterialRow | undefined> {
+export async function findMaterialById(
+  db: Db,
+  id: string,
+): Promise<GeneratedMaterialRow | undefined> {
   if (!isUuid(id)) return undefined;
-  const [row] = await db.select().from(generatedMaterials).where(eq(generatedMaterials.id, id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(generatedMaterials)
+    .where(eq(generatedMaterials.id, id))
+    .limit(1);
   return row;
 }
 
@@ -235,7 +266,10 @@ export async function claimGeneration(
         lt(generatedMaterials.attempts, maxAttempts),
         or(
           eq(generatedMaterials.status, 'pending'),
-          and(eq(generatedMaterials.status, 'running'), lt(generatedMaterials.leaseUntil, sql`now()`)),
+          and(
+            eq(generatedMaterials.status, 'running'),
+            lt(generatedMaterials.leaseUntil, sql`now()`),
+          ),
         ),
       ),
     )
@@ -244,10 +278,22 @@ export async function claimGeneration(
 }
 
 /** Stores the output of a running generation. False when it was deleted meanwhile. */
-export async function finishGeneration(db: Db, id: string, output: MaterialOutput): Promise<boolean> {
+export async function finishGeneration(
+  db: Db,
+  id: string,
+  output: MaterialOutput,
+): Promise<boolean> {
   const rows = await db
     .update(generatedMaterials)
-    .set({ status: 'finished', output, error: null, charged: false, leaseUntil: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
+    .set({
+      status: 'finished',
+      output,
+      error: null,
+      charged: false,
+      leaseUntil: null,
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(generatedMaterials.id, id), eq(generatedMaterials.status, 'running')))
     .returning({ id: generatedMaterials.id });
   return rows.length > 0;
@@ -266,10 +312,18 @@ export async function releaseGeneration(db: Db, id: string): Promise<void> {
  * is locked, and `charged` is cleared in the same transaction); the stored error then says so.
  * Returns whether a credit was refunded, or null when the material was not pending or running.
  */
-export async function failGeneration(db: Db, id: string, error: string): Promise<{ refunded: boolean } | null> {
+export async function failGeneration(
+  db: Db,
+  id: string,
+  error: string,
+): Promise<{ refunded: boolean } | null> {
   return db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ status: generatedMaterials.status, charged: generatedMaterials.charged, userId: generatedMaterials.userId })
+      .select({
+        status: generatedMaterials.status,
+        charged: generatedMaterials.charged,
+        userId: generatedMaterials.userId,
+      })
       .from(generatedMaterials)
       .where(eq(generatedMaterials.id, id))
       .for('update');
@@ -306,11 +360,18 @@ export async function findStalledGenerations(
   limit = 100,
 ): Promise<Array<Pick<GeneratedMaterialRow, 'id' | 'status' | 'attempts'>>> {
   return db
-    .select({ id: generatedMaterials.id, status: generatedMaterials.status, attempts: generatedMaterials.attempts })
+    .select({
+      id: generatedMaterials.id,
+      status: generatedMaterials.status,
+      attempts: generatedMaterials.attempts,
+    })
     .from(generatedMaterials)
     .where(
       or(
-        and(eq(generatedMaterials.status, 'running'), or(lt(generatedMaterials.leaseUntil, sql`now()`), isNull(generatedMaterials.leaseUntil))),
+        and(
+          eq(generatedMaterials.status, 'running'),
+          or(lt(generatedMaterials.leaseUntil, sql`now()`), isNull(generatedMaterials.leaseUntil)),
+        ),
         and(
           eq(generatedMaterials.status, 'pending'),
           lt(generatedMaterials.updatedAt, sql`now() - make_interval(secs => ${pendingSeconds})`),
@@ -327,7 +388,12 @@ export async function markPending(db: Db, ids: string[]): Promise<void> {
   await db
     .update(generatedMaterials)
     .set({ status: 'pending', leaseUntil: null, updatedAt: sql`now()` })
-    .where(and(inArray(generatedMaterials.id, ids), inArray(generatedMaterials.status, ['pending', 'running'])));
+    .where(
+      and(
+        inArray(generatedMaterials.id, ids),
+        inArray(generatedMaterials.status, ['pending', 'running']),
+      ),
+    );
 }
 
 /* ----------------------------------------------------------------------------------------- */
@@ -340,7 +406,14 @@ export async function insertPlatformMaterial(
 ): Promise<GeneratedMaterialRow> {
   const [row] = await db
     .insert(generatedMaterials)
-    .values({ ...values, isPlatform: true, userId: null, status: 'finished', finishedAt: new Date(), attempts: 1 })
+    .values({
+      ...values,
+      isPlatform: true,
+      userId: null,
+      status: 'finished',
+      finishedAt: new Date(),
+      attempts: 1,
+    })
     .returning();
   return row!;
 }
@@ -366,7 +439,12 @@ export async function listPlatformMaterials(
 }
 
 /** Removes a chapter's platform materials of one type (before they are made again). */
-export async function deletePlatformMaterials(db: Db, bookUrl: string, chapterUrl: string, type: string): Promise<number> {
+export async function deletePlatformMaterials(
+  db: Db,
+  bookUrl: string,
+  chapterUrl: string,
+  type: string,
+): Promise<number> {
   const rows = await db
     .delete(generatedMaterials)
     .where(

@@ -56,7 +56,13 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
     app.get(
       '/materials/getusersmaterialsets',
       {
-        schema: { tags, security, summary: "The user's folders", querystring: ListQuerySchema, response: { 200: MaterialSetsAnswerSchema } },
+        schema: {
+          tags,
+          security,
+          summary: "The user's folders",
+          querystring: ListQuerySchema,
+          response: { 200: MaterialSetsAnswerSchema },
+        },
       },
       async (request, reply) => {
         const user = await requireUser(request);
@@ -68,7 +74,13 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
     app.get(
       '/materials/getmaterialset',
       {
-        schema: { tags, security, summary: 'One of the user’s folders', querystring: IdQuerySchema, response: { 200: z.object({ data: MaterialSetSchema }) } },
+        schema: {
+          tags,
+          security,
+          summary: 'One of the user’s folders',
+          querystring: IdQuerySchema,
+          response: { 200: z.object({ data: MaterialSetSchema }) },
+        },
       },
       async (request, reply) => {
         const user = await requireUser(request);
@@ -80,7 +92,13 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
     app.post(
       '/materials/deletematerialset',
       {
-        schema: { tags, security, summary: 'Delete a folder (its materials are kept)', body: DeleteSetBodySchema, response: { 200: WasSuccessfulSchema } },
+        schema: {
+          tags,
+          security,
+          summary: 'Delete a folder (its materials are kept)',
+          body: DeleteSetBodySchema,
+          response: { 200: WasSuccessfulSchema },
+        },
       },
       async (request) => {
         const user = await requireUser(request);
@@ -112,7 +130,13 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
     app.post(
       '/materials/checkgeneration',
       {
-        schema: { tags, security, summary: 'Whether a generation has finished', body: CheckGenerationBodySchema, response: { 200: CheckGenerationAnswerSchema } },
+        schema: {
+          tags,
+          security,
+          summary: 'Whether a generation has finished',
+          body: CheckGenerationBodySchema,
+          response: { 200: CheckGenerationAnswerSchema },
+        },
       },
       async (request, reply) => {
         const user = await requireUser(request);
@@ -142,7 +166,12 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
     app.get(
       '/materials/getmaterial',
       {
-        schema: { tags, summary: 'One material (own, or platform-made)', querystring: IdQuerySchema, response: { 200: z.object({ data: MaterialSchema }) } },
+        schema: {
+          tags,
+          summary: 'One material (own, or platform-made)',
+          querystring: IdQuerySchema,
+          response: { 200: z.object({ data: MaterialSchema }) },
+        },
       },
       async (request, reply) => {
         const user = await request.currentUser();
@@ -154,7 +183,13 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
     app.post(
       '/materials/deletegeneratedmaterial',
       {
-        schema: { tags, security, summary: 'Delete a material', body: DeleteMaterialBodySchema, response: { 200: WasSuccessfulSchema } },
+        schema: {
+          tags,
+          security,
+          summary: 'Delete a material',
+          body: DeleteMaterialBodySchema,
+          response: { 200: WasSuccessfulSchema },
+        },
       },
       async (request) => {
         const user = await requireUser(request);
@@ -182,7 +217,13 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
 
     app.get(
       '/materials/getavailablematerialtypes',
-      { schema: { tags, summary: 'The material types on offer', response: { 200: z.array(z.string()) } } },
+      {
+        schema: {
+          tags,
+          summary: 'The material types on offer',
+          response: { 200: z.array(z.string()) },
+        },
+      },
       async (_request, reply) => {
         reply.header('cache-control', 'public, max-age=300');
         return availableMaterialTypes();
@@ -213,7 +254,10 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
           security,
           summary: 'Download a material as Word (.docx) or raw text',
           querystring: ExportQuerySchema,
-          produces: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/plain'],
+          produces: [
+            'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+            'text/plain',
+          ],
         },
       },
       async (request, reply) => {
@@ -223,7 +267,10 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
         const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
         reply
           .header('content-type', file.contentType)
-          .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+          .header(
+            'content-disposition',
+            `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+          )
           .header('cache-control', 'private, no-store');
         return reply.send(file.body);
       },

@@ -1,6 +1,6 @@
 import {
   DEFAULT_MATERIAL_TYPES,
-  GenerateMaterialBodySchema,
+  type GenerateMaterialBodySchema,
   MATERIAL_LIMITS,
   renderMaterialText,
   type CheckGenerationAnswer,
@@ -13,7 +13,14 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { UserRow } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { AppError, badRequest, conflict, notFound, payloadTooLarge, paymentRequired } from '../../lib/errors.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  payloadTooLarge,
+  paymentRequired,
+} from '../../lib/errors.js';
 import { GenerationError, type MaterialGenerator } from '../../providers/llm/index.js';
 import { countWords } from '../../providers/llm/local/text.js';
 import { exportDocx, exportFileName, exportText, type ExportCopy } from './materials.export.js';
@@ -92,14 +99,17 @@ export class MaterialsService {
     user: UserRow,
     options: repo.Page & { setId?: string | undefined },
   ): Promise<{ data: Material[]; count: number }> {
-    if (options.setId && !(await repo.findSet(this.db, user.id, options.setId))) throw notFound('Folder not found.');
+    if (options.setId && !(await repo.findSet(this.db, user.id, options.setId)))
+      throw notFound('Folder not found.');
     const { rows, count } = await repo.listMaterials(this.db, user.id, options);
     return { data: rows.map(presentMaterial), count };
   }
 
   /** One material: the user's own, or a platform-made one anyone may see. */
   async getMaterial(user: UserRow | null, id: string): Promise<Material> {
-    const row = (user ? await repo.findOwnMaterial(this.db, user.id, id) : undefined) ?? (await repo.findPlatformMaterial(this.db, id));
+    const row =
+      (user ? await repo.findOwnMaterial(this.db, user.id, id) : undefined) ??
+      (await repo.findPlatformMaterial(this.db, id));
     if (!row) throw notFound('Material not found.');
     return presentMaterial(row);
   }
@@ -109,7 +119,8 @@ export class MaterialsService {
   }
 
   async moveMaterial(user: UserRow, id: string, setId: string | null): Promise<Material> {
-    if (setId && !(await repo.findSet(this.db, user.id, setId))) throw notFound('Folder not found.');
+    if (setId && !(await repo.findSet(this.db, user.id, setId)))
+      throw notFound('Folder not found.');
     const row = await repo.moveMaterial(this.db, user.id, id, setId);
     if (!row) throw notFound('Material not found.');
     return presentMaterial(row);
@@ -126,7 +137,10 @@ export class MaterialsService {
   }
 
   /** Materials the platform made for a featured chapter, for its chapter page. */
-  async chapterMaterials(bookUrl: string, chapterUrl: string): Promise<{ data: Material[]; count: number }> {
+  async chapterMaterials(
+    bookUrl: string,
+    chapterUrl: string,
+  ): Promise<{ data: Material[]; count: number }> {
     const rows = await repo.listPlatformMaterials(this.db, bookUrl, chapterUrl);
     return { data: rows.map(presentMaterial), count: rows.length };
   }
@@ -137,9 +151,12 @@ export class MaterialsService {
     format: 'docx' | 'txt',
     copy: ExportCopy,
   ): Promise<{ fileName: string; contentType: string; body: Buffer | string }> {
-    const row = (user ? await repo.findOwnMaterial(this.db, user.id, id) : undefined) ?? (await repo.findPlatformMaterial(this.db, id));
+    const row =
+      (user ? await repo.findOwnMaterial(this.db, user.id, id) : undefined) ??
+      (await repo.findPlatformMaterial(this.db, id));
     if (!row) throw notFound('Material not found.');
-    if (row.status !== 'finished' || !row.output) throw conflict('This material has not finished generating yet.');
+    if (row.status !== 'finished' || !row.output)
+      throw conflict('This material has not finished generating yet.');
     const document = row.output.document;
     if (format === 'txt') {
       return {
@@ -182,9 +199,13 @@ export class MaterialsService {
    * Starts a generation: checks the form, takes a credit (402 without credits or a
    * subscription), records the material as pending and queues its job.
    */
-  async startGeneration(user: UserRow, input: GenerateMaterialBody): Promise<{ materialId: string }> {
+  async startGeneration(
+    user: UserRow,
+    input: GenerateMaterialBody,
+  ): Promise<{ materialId: string }> {
     const { type } = this.validate(input);
-    if (input.setId && !(await repo.findSet(this.db, user.id, input.setId))) throw notFound('Folder not found.');
+    if (input.setId && !(await repo.findSet(this.db, user.id, input.setId)))
+      throw notFound('Folder not found.');
     const row = await repo.startGeneration(this.db, user.id, {
       name: input.name,
       subject: input.subject,
@@ -200,7 +221,10 @@ export class MaterialsService {
     await this.enqueue(row.id).catch(async (error: unknown) => {
       this.deps.log.error({ err: error, materialId: row.id }, 'could not queue a generation');
       await repo.failGeneration(this.db, row.id, 'The generation could not be queued.');
-      throw new AppError('UNAVAILABLE', 'The generator is not available right now. Your credit has been given back; please try again.');
+      throw new AppError(
+        'UNAVAILABLE',
+        'The generator is not available right now. Your credit has been given back; please try again.',
+      );
     });
     return { materialId: row.id };
   }
@@ -208,14 +232,21 @@ export class MaterialsService {
   private async enqueue(materialId: string): Promise<void> {
     if (!this.deps.jobs.isStarted) {
       // Another process runs the workers; its sweep picks pending materials up.
-      this.deps.log.warn({ materialId }, 'job queue not running here; the generation waits for a worker');
+      this.deps.log.warn(
+        { materialId },
+        'job queue not running here; the generation waits for a worker',
+      );
       return;
     }
-    await this.deps.jobs.send(GENERATION_QUEUE, { materialId }, {
-      retryLimit: MAX_ATTEMPTS,
-      retryDelay: 5,
-      expireInSeconds: this.deps.leaseSeconds + 60,
-    });
+    await this.deps.jobs.send(
+      GENERATION_QUEUE,
+      { materialId },
+      {
+        retryLimit: MAX_ATTEMPTS,
+        retryDelay: 5,
+        expireInSeconds: this.deps.leaseSeconds + 60,
+      },
+    );
   }
 
   /**
@@ -224,7 +255,12 @@ export class MaterialsService {
    * failure marks it failed with the reason and refunds the credit.
    */
   async runGeneration(materialId: string): Promise<void> {
-    const row = await repo.claimGeneration(this.db, materialId, this.deps.leaseSeconds, MAX_ATTEMPTS);
+    const row = await repo.claimGeneration(
+      this.db,
+      materialId,
+      this.deps.leaseSeconds,
+      MAX_ATTEMPTS,
+    );
     if (!row) return;
     const started = performance.now();
     try {
@@ -242,19 +278,28 @@ export class MaterialsService {
       );
       const stored = await repo.finishGeneration(this.db, materialId, toOutput(document));
       this.deps.log.info(
-        { materialId, ms: Math.round(performance.now() - started), engine: this.deps.generator.engine, stored },
+        {
+          materialId,
+          ms: Math.round(performance.now() - started),
+          engine: this.deps.generator.engine,
+          stored,
+        },
         'material generated',
       );
     } catch (error) {
       const transient = error instanceof GenerationError && error.transient;
       if (transient && row.attempts < MAX_ATTEMPTS) {
-        this.deps.log.warn({ err: error, materialId, attempt: row.attempts }, 'generation will be retried');
+        this.deps.log.warn(
+          { err: error, materialId, attempt: row.attempts },
+          'generation will be retried',
+        );
         await repo.releaseGeneration(this.db, materialId);
         throw error;
       }
       const message =
         error instanceof GenerationError ? error.message : 'The generator failed unexpectedly.';
-      if (!(error instanceof GenerationError)) this.deps.log.error({ err: error, materialId }, 'generation crashed');
+      if (!(error instanceof GenerationError))
+        this.deps.log.error({ err: error, materialId }, 'generation crashed');
       await repo.failGeneration(this.db, materialId, message);
     }
   }
@@ -278,7 +323,8 @@ export class MaterialsService {
         requeued += 1;
       }
     }
-    if (stalled.length) this.deps.log.warn({ found: stalled.length, requeued }, 'recovered stalled generations');
+    if (stalled.length)
+      this.deps.log.warn({ found: stalled.length, requeued }, 'recovered stalled generations');
     return requeued;
   }
 

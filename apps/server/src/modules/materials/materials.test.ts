@@ -38,7 +38,10 @@ async function waitFor<T>(check: () => Promise<T | undefined>, ms = 20_000): Pro
 }
 
 async function credits(t: TestApp, id: string): Promise<number> {
-  const [row] = await t.app.db.select({ n: users.generationCredits }).from(users).where(eq(users.id, id));
+  const [row] = await t.app.db
+    .select({ n: users.generationCredits })
+    .from(users)
+    .where(eq(users.id, id));
   return row!.n;
 }
 
@@ -50,11 +53,23 @@ describe('materials API', () => {
   afterAll(() => t.close());
 
   const post = (url: string, payload: unknown, auth?: { authorization: string }) =>
-    t.app.inject({ method: 'POST', url: `/api/v1/materials/${url}`, payload: payload as object, ...(auth ? { headers: auth } : {}) });
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/materials/${url}`,
+      payload: payload as object,
+      ...(auth ? { headers: auth } : {}),
+    });
   const get = (url: string, auth?: { authorization: string }) =>
-    t.app.inject({ method: 'GET', url: `/api/v1/materials/${url}`, ...(auth ? { headers: auth } : {}) });
+    t.app.inject({
+      method: 'GET',
+      url: `/api/v1/materials/${url}`,
+      ...(auth ? { headers: auth } : {}),
+    });
 
-  async function generate(auth: { authorization: string }, overrides: Record<string, unknown> = {}) {
+  async function generate(
+    auth: { authorization: string },
+    overrides: Record<string, unknown> = {},
+  ) {
     const res = await post('generatematerial', form(overrides), auth);
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().materialId as string;
@@ -77,7 +92,14 @@ describe('materials API', () => {
     const { data, count } = list.json().generatedMaterials;
     expect(count).toBe(1);
     const material = data[0];
-    expect(material).toMatchObject({ _id: id, name: 'Frankenstein, chapter 6', grade: '8th Grade (Year 9)', type: 'Quiz', status: 'finished', setId: null });
+    expect(material).toMatchObject({
+      _id: id,
+      name: 'Frankenstein, chapter 6',
+      grade: '8th Grade (Year 9)',
+      type: 'Quiz',
+      status: 'finished',
+      setId: null,
+    });
     const output = MaterialOutputSchema.parse(material.output);
     const content = output.choices[0]!.message.content;
     expect(content).toContain('1. ');
@@ -109,7 +131,11 @@ describe('materials API', () => {
     const grade = await post('generatematerial', form({ grade: '13th Grade' }), auth);
     expect(grade.statusCode).toBe(400);
     expect(grade.json().errors.message).toContain('grade');
-    const short = await post('generatematerial', form({ referenceText: 'Too short to quiz.' }), auth);
+    const short = await post(
+      'generatematerial',
+      form({ referenceText: 'Too short to quiz.' }),
+      auth,
+    );
     expect(short.statusCode).toBe(400);
     expect(short.json().errors.message).toContain('referenceText');
     // Nothing was charged for refused forms.
@@ -130,7 +156,10 @@ describe('materials API', () => {
     const broke = await createUser(t.app, { generationCredits: 0 });
     const res = await post('generatematerial', form(), broke.auth);
     expect(res.statusCode).toBe(402);
-    expect(res.json().errors).toEqual({ code: 'PAYMENT_REQUIRED', message: 'You need a subscription to keep making materials.' });
+    expect(res.json().errors).toEqual({
+      code: 'PAYMENT_REQUIRED',
+      message: 'You need a subscription to keep making materials.',
+    });
 
     const subscriber = await createUser(t.app, { generationCredits: 0, isSubscribed: true });
     const ok = await post('generatematerial', form(), subscriber.auth);
@@ -140,7 +169,9 @@ describe('materials API', () => {
 
   it('accepts exactly 5 of 20 parallel starts with 5 credits, and the balance never goes below 0', async () => {
     const { user, auth } = await createUser(t.app, { generationCredits: 5 });
-    const answers = await Promise.all(Array.from({ length: 20 }, () => post('generatematerial', form(), auth)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => post('generatematerial', form(), auth)),
+    );
     const codes = answers.map((a) => a.statusCode).sort();
     expect(codes.filter((c) => c === 201)).toHaveLength(5);
     expect(codes.filter((c) => c === 402)).toHaveLength(15);
@@ -174,11 +205,16 @@ describe('materials API', () => {
     const moved = await post('movegeneratedmaterial', { id: other.id, setId: set._id }, auth);
     expect(moved.statusCode).toBe(200);
     expect(moved.json().data.setId).toBe(set._id);
-    expect((await get(`getusersmaterials?setId=${set._id}`, auth)).json().generatedMaterials.count).toBe(2);
+    expect(
+      (await get(`getusersmaterials?setId=${set._id}`, auth)).json().generatedMaterials.count,
+    ).toBe(2);
     const out = await post('movegeneratedmaterial', { id: other.id, setId: null }, auth);
     expect(out.json().data.setId).toBeNull();
 
-    expect((await get(`getmaterialset?id=${set._id}`, auth)).json().data).toMatchObject({ name: 'Gothic novels', materialCount: 1 });
+    expect((await get(`getmaterialset?id=${set._id}`, auth)).json().data).toMatchObject({
+      name: 'Gothic novels',
+      materialCount: 1,
+    });
     const deleted = await post('deletematerialset', { _id: set._id }, auth);
     expect(deleted.json()).toEqual({ wasSuccessful: true });
     const all = (await get('getusersmaterials', auth)).json().generatedMaterials;
@@ -210,7 +246,10 @@ describe('materials API', () => {
     }
     // A stranger's material cannot be moved into my folder either.
     const theirs = await generate(stranger.auth);
-    expect((await post('movegeneratedmaterial', { id: theirs.id, setId: set._id }, stranger.auth)).statusCode).toBe(404);
+    expect(
+      (await post('movegeneratedmaterial', { id: theirs.id, setId: set._id }, stranger.auth))
+        .statusCode,
+    ).toBe(404);
     // Nothing of the owner's changed.
     expect((await post('checkgeneration', { id }, owner.auth)).json().finished).toBe(true);
     expect((await get('getusersmaterialsets', owner.auth)).json().materialSets.count).toBe(1);
@@ -227,7 +266,9 @@ describe('materials API', () => {
     const { user, auth } = await createUser(t.app);
     const { id } = await generate(auth);
     expect(await credits(t, user.id)).toBe(4);
-    expect((await post('deletegeneratedmaterial', { id }, auth)).json()).toEqual({ wasSuccessful: true });
+    expect((await post('deletegeneratedmaterial', { id }, auth)).json()).toEqual({
+      wasSuccessful: true,
+    });
     expect(await credits(t, user.id)).toBe(4);
     expect((await post('checkgeneration', { id }, auth)).statusCode).toBe(404);
     expect((await post('deletegeneratedmaterial', { id }, auth)).statusCode).toBe(404);
@@ -235,10 +276,22 @@ describe('materials API', () => {
     // A pending material (inserted as a job would find it) refunds when deleted.
     const [pending] = await t.app.db
       .insert(generatedMaterials)
-      .values({ userId: user.id, name: 'x', grade: GRADES[3], subject: 'English', type: 'Quiz', referenceText: TEXT, status: 'failed', charged: false })
+      .values({
+        userId: user.id,
+        name: 'x',
+        grade: GRADES[3],
+        subject: 'English',
+        type: 'Quiz',
+        referenceText: TEXT,
+        status: 'failed',
+        charged: false,
+      })
       .returning();
     await t.app.db.update(users).set({ generationCredits: 3 }).where(eq(users.id, user.id));
-    await t.app.db.update(generatedMaterials).set({ status: 'pending', charged: true }).where(eq(generatedMaterials.id, pending!.id));
+    await t.app.db
+      .update(generatedMaterials)
+      .set({ status: 'pending', charged: true })
+      .where(eq(generatedMaterials.id, pending!.id));
     await post('deletegeneratedmaterial', { id: pending!.id }, auth);
     expect(await credits(t, user.id)).toBe(4);
   });
@@ -249,7 +302,9 @@ describe('materials API', () => {
     const docx = await get(`exportmaterial?id=${id}&format=docx`, auth);
     expect(docx.statusCode).toBe(200);
     expect(docx.headers['content-type']).toContain('wordprocessingml');
-    expect(docx.headers['content-disposition']).toContain('filename="frankenstein-chapter-6-test.docx"');
+    expect(docx.headers['content-disposition']).toContain(
+      'filename="frankenstein-chapter-6-test.docx"',
+    );
     const text = await docxText(docx.rawPayload);
     expect(text).toContain('Frankenstein, chapter 6');
     expect(text).toContain('Instructions:');
@@ -260,7 +315,9 @@ describe('materials API', () => {
     // The answer key starts a new page.
     const xml = strFromU8(unzipSync(new Uint8Array(docx.rawPayload))['word/document.xml']!);
     const key = xml.indexOf('Answer Key');
-    expect(xml.lastIndexOf('<w:pageBreakBefore', key)).toBeGreaterThan(xml.lastIndexOf('</w:p>', key - 1) - 1);
+    expect(xml.lastIndexOf('<w:pageBreakBefore', key)).toBeGreaterThan(
+      xml.lastIndexOf('</w:p>', key - 1) - 1,
+    );
     expect(xml.slice(xml.lastIndexOf('<w:p>', key), key)).toContain('pageBreakBefore');
 
     const student = await get(`exportmaterial?id=${id}&format=docx&copy=student`, auth);
@@ -290,11 +347,19 @@ describe('materials API', () => {
       type: 'Quiz',
       referenceText: TEXT,
     });
-    const list = await get('getavailablechaptermaterials?bookUrl=frankenstein&chapterUrl=chapter-6');
+    const list = await get(
+      'getavailablechaptermaterials?bookUrl=frankenstein&chapterUrl=chapter-6',
+    );
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toMatchObject({ count: 1, data: [{ _id: made._id, status: 'finished', bookUrl: 'frankenstein' }] });
+    expect(list.json()).toMatchObject({
+      count: 1,
+      data: [{ _id: made._id, status: 'finished', bookUrl: 'frankenstein' }],
+    });
     expect(list.json().data[0].output.choices[0].message.content).toContain('ANSWER KEY');
-    expect((await get('getavailablechaptermaterials?bookUrl=frankenstein&chapterUrl=chapter-7')).json().count).toBe(0);
+    expect(
+      (await get('getavailablechaptermaterials?bookUrl=frankenstein&chapterUrl=chapter-7')).json()
+        .count,
+    ).toBe(0);
     expect((await get('getavailablechaptermaterials?bookUrl=frankenstein')).statusCode).toBe(400);
     // Anyone may read and export a platform material.
     expect((await get(`getmaterial?id=${made._id}`)).statusCode).toBe(200);
@@ -310,14 +375,32 @@ describe('materials API', () => {
 
   it('picks up a generation left running by a crash, and fails (refunding) one out of attempts', async () => {
     const { user, auth } = await createUser(t.app, { generationCredits: 2 });
-    const base = { userId: user.id, name: 'Left behind', grade: GRADES[5], subject: 'English', type: 'Quiz', referenceText: TEXT, charged: true };
+    const base = {
+      userId: user.id,
+      name: 'Left behind',
+      grade: GRADES[5],
+      subject: 'English',
+      type: 'Quiz',
+      referenceText: TEXT,
+      charged: true,
+    };
     const [crashed] = await t.app.db
       .insert(generatedMaterials)
-      .values({ ...base, status: 'running', attempts: 1, leaseUntil: new Date(Date.now() - 60_000) })
+      .values({
+        ...base,
+        status: 'running',
+        attempts: 1,
+        leaseUntil: new Date(Date.now() - 60_000),
+      })
       .returning();
     const [exhausted] = await t.app.db
       .insert(generatedMaterials)
-      .values({ ...base, status: 'running', attempts: MAX_ATTEMPTS, leaseUntil: new Date(Date.now() - 60_000) })
+      .values({
+        ...base,
+        status: 'running',
+        attempts: MAX_ATTEMPTS,
+        leaseUntil: new Date(Date.now() - 60_000),
+      })
       .returning();
     await t.app.materials.recoverStalled();
     const done = await waitFor(async () => {
@@ -335,9 +418,15 @@ describe('materials API', () => {
   it('does not run a material twice when two workers claim it', async () => {
     const { auth } = await createUser(t.app);
     const { id } = await generate(auth);
-    const [before] = await t.app.db.select().from(generatedMaterials).where(eq(generatedMaterials.id, id));
+    const [before] = await t.app.db
+      .select()
+      .from(generatedMaterials)
+      .where(eq(generatedMaterials.id, id));
     await Promise.all([t.app.materials.runGeneration(id), t.app.materials.runGeneration(id)]);
-    const [after] = await t.app.db.select().from(generatedMaterials).where(eq(generatedMaterials.id, id));
+    const [after] = await t.app.db
+      .select()
+      .from(generatedMaterials)
+      .where(eq(generatedMaterials.id, id));
     expect(after!.attempts).toBe(before!.attempts);
     expect(after!.finishedAt?.getTime()).toBe(before!.finishedAt?.getTime());
   });

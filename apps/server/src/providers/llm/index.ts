@@ -32,9 +32,13 @@ export interface LlmConfig {
 export const LOCAL_MINIMUM_WORDS = 60;
 
 /** The generator the config asks for, behind the plan and the quality gate. Chosen once at boot. */
-export function createMaterialGenerator(config: LlmConfig, fetchImpl?: typeof fetch): MaterialGenerator {
+export function createMaterialGenerator(
+  config: LlmConfig,
+  fetchImpl?: typeof fetch,
+): MaterialGenerator {
   if (config.provider === 'openai') {
-    if (!config.baseUrl || !config.model) throw new Error('LLM_BASE_URL and LLM_MODEL are required for the openai provider');
+    if (!config.baseUrl || !config.model)
+      throw new Error('LLM_BASE_URL and LLM_MODEL are required for the openai provider');
     return new GatedGenerator(
       new OpenAiAdapter({
         baseUrl: config.baseUrl,
@@ -94,7 +98,11 @@ export class GatedGenerator implements MaterialGenerator {
     return this.finish(result, plan, reference);
   }
 
-  private finish(result: GateResult, plan: GenerationPlan, reference: ReferenceIndex): MaterialDocument {
+  private finish(
+    result: GateResult,
+    plan: GenerationPlan,
+    reference: ReferenceIndex,
+  ): MaterialDocument {
     const document = result.document;
     const notes: string[] = [...document.generator.notes];
     if (plan.understood.length) notes.push(`From your description: ${plan.understood.join(', ')}.`);
@@ -108,9 +116,14 @@ export class GatedGenerator implements MaterialGenerator {
     // Fill-in-the-blank word bank, alphabetical so it gives nothing away.
     const sections = document.sections.map((section) => {
       const blanks = section.questions.filter((q) => q.kind === 'fill_blank');
-      if (!plan.wordBank || blanks.length === 0 || section.questions.some((q) => q.kind !== 'fill_blank')) return section;
-      const bank = [...new Set(blanks.map((q) => (q.kind === 'fill_blank' ? q.answer : '')))].sort((a, b) =>
-        a.localeCompare(b),
+      if (
+        !plan.wordBank ||
+        blanks.length === 0 ||
+        section.questions.some((q) => q.kind !== 'fill_blank')
+      )
+        return section;
+      const bank = [...new Set(blanks.map((q) => (q.kind === 'fill_blank' ? q.answer : '')))].sort(
+        (a, b) => a.localeCompare(b),
       );
       return { ...section, instructions: `${section.instructions} Word bank: ${bank.join(', ')}.` };
     });
@@ -118,14 +131,18 @@ export class GatedGenerator implements MaterialGenerator {
     let lesson = document.lesson;
     if (lesson && lesson.exitTicket.length === 0) {
       const passage = lesson.keyPassages[0];
-      if (!passage) throw new GenerationError('The text is too short to build a lesson with a checked exit ticket.');
+      if (!passage)
+        throw new GenerationError(
+          'The text is too short to build a lesson with a checked exit ticket.',
+        );
       lesson = {
         ...lesson,
         exitTicket: [
           {
             id: 'q-exit',
             kind: 'discussion',
-            prompt: 'Write one thing you learned from the passage, one question you still have, and one word that was new to you.',
+            prompt:
+              'Write one thing you learned from the passage, one question you still have, and one word that was new to you.',
             answer: `Answers vary; look for a detail that matches the text, such as “${passage}”.`,
             evidence: passage,
           },
@@ -148,7 +165,9 @@ export class GatedGenerator implements MaterialGenerator {
       generator: { ...document.generator, notes: notes.slice(0, 10) },
     });
     if (!parsed.success) {
-      throw new GenerationError(`The generated material was not valid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`);
+      throw new GenerationError(
+        `The generated material was not valid: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`,
+      );
     }
     return parsed.data;
   }

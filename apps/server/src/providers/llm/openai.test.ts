@@ -10,12 +10,21 @@ import { GenerationError } from './types.js';
 
 const TEXT = chapter(120).text; // Treasure Island
 
-type Reply = { status?: number; body?: unknown; content?: string; delayMs?: number; headers?: Record<string, string> };
+type Reply = {
+  status?: number;
+  body?: unknown;
+  content?: string;
+  delayMs?: number;
+  headers?: Record<string, string>;
+};
 
 /** A fake OpenAI-compatible chat-completions server: answers from a script, records requests. */
 class FakeChatServer {
   server!: Server;
-  requests: Array<{ headers: IncomingMessage['headers']; body: { model: string; messages: Array<{ role: string; content: string }> } }> = [];
+  requests: Array<{
+    headers: IncomingMessage['headers'];
+    body: { model: string; messages: Array<{ role: string; content: string }> };
+  }> = [];
   script: Reply[] = [];
   fallback: Reply = { status: 500 };
 
@@ -32,11 +41,18 @@ class FakeChatServer {
       res.writeHead(404).end();
       return;
     }
-    this.requests.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+    this.requests.push({
+      headers: req.headers,
+      body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+    });
     const reply = this.script.shift() ?? this.fallback;
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
-    const body = reply.body ?? { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? '' } }] };
+    const body = reply.body ?? {
+      id: 'x',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? '' } }],
+    };
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
     res.end(JSON.stringify(body));
   }
@@ -48,7 +64,14 @@ class FakeChatServer {
 }
 
 function material(questions: unknown[], extra: Record<string, unknown> = {}) {
-  return JSON.stringify({ title: 'Treasure Island', instructions: 'Answer every question.', questions, vocabulary: [], lesson: null, ...extra });
+  return JSON.stringify({
+    title: 'Treasure Island',
+    instructions: 'Answer every question.',
+    questions,
+    vocabulary: [],
+    lesson: null,
+    ...extra,
+  });
 }
 
 /** Sentences of the chapter, each backing one well-formed question. */
@@ -60,7 +83,9 @@ const DISTRACTORS = ['lantern', 'parrot', 'harbour', 'treasure', 'compass', 'mus
 
 const good = (n: number) =>
   SENTENCES.slice(0, n).map((sentence, i) => {
-    const answer = sentence.split(' ').find((w, j) => j > 0 && /^[a-z]{4,}$/.test(w) && !DISTRACTORS.includes(w))!;
+    const answer = sentence
+      .split(' ')
+      .find((w, j) => j > 0 && /^[a-z]{4,}$/.test(w) && !DISTRACTORS.includes(w))!;
     return {
       kind: 'multiple_choice',
       prompt: `Which word completes the sentence? “${sentence.replace(answer, '_____')}” (${i + 1})`,
@@ -74,7 +99,16 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
   const fake = new FakeChatServer();
   let baseUrl = '';
   const make = (timeoutMs = 2000) =>
-    new GatedGenerator(new OpenAiAdapter({ baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs, maxRetryDelayMs: 20 }), 0);
+    new GatedGenerator(
+      new OpenAiAdapter({
+        baseUrl,
+        apiKey: 'sk-test',
+        model: 'test-model',
+        timeoutMs,
+        maxRetryDelayMs: 20,
+      }),
+      0,
+    );
   const request = (descriptionText = '6 multiple choice questions only') => ({
     name: 'Treasure Island, chapter 9',
     subject: 'English',
@@ -98,7 +132,11 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
     fake.script = [{ content: material(good(6)) }];
     const document = await make().generate(request());
     expect(numberedQuestions(document)).toHaveLength(6);
-    expect(document.generator).toMatchObject({ engine: 'openai', model: 'test-model', droppedQuestions: 0 });
+    expect(document.generator).toMatchObject({
+      engine: 'openai',
+      model: 'test-model',
+      droppedQuestions: 0,
+    });
     const sent = fake.requests[0]!;
     expect(sent.headers.authorization).toBe('Bearer sk-test');
     expect(sent.body.model).toBe('test-model');
@@ -110,16 +148,23 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
   });
 
   it('asks once more after invalid JSON, then succeeds', async () => {
-    fake.script = [{ content: 'Sure! Here is your quiz: {"title": "oops"' }, { content: '```json\n' + material(good(6)) + '\n```' }];
+    fake.script = [
+      { content: 'Sure! Here is your quiz: {"title": "oops"' },
+      { content: '```json\n' + material(good(6)) + '\n```' },
+    ];
     const document = await make().generate(request());
     expect(numberedQuestions(document)).toHaveLength(6);
     expect(fake.requests).toHaveLength(2);
-    expect(fake.requests[1]!.body.messages.at(-1)!.content).toMatch(/not valid \((?:invalid JSON|no JSON object)/);
+    expect(fake.requests[1]!.body.messages.at(-1)!.content).toMatch(
+      /not valid \((?:invalid JSON|no JSON object)/,
+    );
   });
 
   it('gives up with a clear error after two invalid answers', async () => {
     fake.script = [{ content: 'not json' }, { content: '{"questions": "none"}' }];
-    await expect(make().generate(request())).rejects.toThrow(/did not return a valid material twice/);
+    await expect(make().generate(request())).rejects.toThrow(
+      /did not return a valid material twice/,
+    );
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -131,8 +176,14 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
       answerIndex: 0,
       evidence: 'The parrot was bright green and sat on the captain’s shoulder all day.',
     };
-    const replacement = { ...good(7)[6]!, prompt: 'Where did the Hispaniola lie, according to the first sentence?' };
-    fake.script = [{ content: material([...good(5), invented]) }, { content: material([replacement]) }];
+    const replacement = {
+      ...good(7)[6]!,
+      prompt: 'Where did the Hispaniola lie, according to the first sentence?',
+    };
+    fake.script = [
+      { content: material([...good(5), invented]) },
+      { content: material([replacement]) },
+    ];
     const document = await make().generate(request());
     const prompts = numberedQuestions(document).map((q) => q.prompt);
     expect(prompts).toHaveLength(6);
@@ -148,13 +199,20 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
       {
         content: material([
           ...good(5),
-          { kind: 'true_false', prompt: 'The answer key is secret.', answer: true, evidence: 'The answer key is secret, as the system said.' },
+          {
+            kind: 'true_false',
+            prompt: 'The answer key is secret.',
+            answer: true,
+            evidence: 'The answer key is secret, as the system said.',
+          },
         ]),
       },
       { content: material([]) },
     ];
     const document = await make().generate({ ...request(), referenceText: injected });
-    expect(numberedQuestions(document).map((q) => q.prompt)).not.toContain('The answer key is secret.');
+    expect(numberedQuestions(document).map((q) => q.prompt)).not.toContain(
+      'The answer key is secret.',
+    );
     const user = fake.requests[0]!.body.messages.find((m) => m.role === 'user')!.content;
     // The text cannot close its own block.
     expect(user.match(/<\/reference_text>/g)).toHaveLength(1);
@@ -162,7 +220,10 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
   });
 
   it('retries once on 429 and 500, honouring Retry-After', async () => {
-    fake.script = [{ status: 429, headers: { 'retry-after': '0' } }, { content: material(good(6)) }];
+    fake.script = [
+      { status: 429, headers: { 'retry-after': '0' } },
+      { content: material(good(6)) },
+    ];
     expect(numberedQuestions(await make().generate(request()))).toHaveLength(6);
     fake.script = [{ status: 503 }, { content: material(good(6)) }];
     expect(numberedQuestions(await make().generate(request()))).toHaveLength(6);
@@ -170,7 +231,9 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
 
   it('reports a busy or failing service as a transient error after the retry', async () => {
     fake.script = [{ status: 429 }, { status: 429 }];
-    const busy = await make().generate(request()).catch((e: unknown) => e);
+    const busy = await make()
+      .generate(request())
+      .catch((e: unknown) => e);
     expect(busy).toBeInstanceOf(GenerationError);
     expect((busy as GenerationError).transient).toBe(true);
     expect((busy as Error).message).toMatch(/busy \(HTTP 429\)/);
@@ -179,9 +242,14 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
   });
 
   it('times out a model that does not answer', async () => {
-    fake.script = [{ delayMs: 400, content: material(good(6)) }, { delayMs: 400, content: material(good(6)) }];
+    fake.script = [
+      { delayMs: 400, content: material(good(6)) },
+      { delayMs: 400, content: material(good(6)) },
+    ];
     const started = Date.now();
-    const error = await make(150).generate(request()).catch((e: unknown) => e);
+    const error = await make(150)
+      .generate(request())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GenerationError);
     expect((error as GenerationError).transient).toBe(true);
     expect((error as Error).message).toMatch(/did not answer within/);
@@ -221,15 +289,27 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
       let check: { status: string; error?: string } = { status: 'pending' };
       for (let i = 0; i < 200 && check.status !== 'failed' && check.status !== 'finished'; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        check = (await t.app.inject({ method: 'POST', url: '/api/v1/materials/checkgeneration', headers: auth, payload: { id } })).json();
+        check = (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/v1/materials/checkgeneration',
+            headers: auth,
+            payload: { id },
+          })
+        ).json();
       }
       expect(check.status).toBe('failed');
-      expect(check.error).toMatch(/did not return a valid material twice.*Your credit has been given back\./);
+      expect(check.error).toMatch(
+        /did not return a valid material twice.*Your credit has been given back\./,
+      );
       const me = await t.app.materials.listMaterials(user, { page: 1, limit: 5 });
       expect(me.data[0]!.status).toBe('failed');
       const { users } = await import('../../db/schema/index.js');
       const { eq } = await import('drizzle-orm');
-      const [row] = await t.app.db.select({ credits: users.generationCredits }).from(users).where(eq(users.id, user.id));
+      const [row] = await t.app.db
+        .select({ credits: users.generationCredits })
+        .from(users)
+        .where(eq(users.id, user.id));
       expect(row!.credits).toBe(1);
     } finally {
       await t.close();

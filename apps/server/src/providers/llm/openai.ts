@@ -12,7 +12,12 @@ import {
 import { z } from 'zod';
 import type { GenerationPlan } from './plan.js';
 import { instructionsFor, sectionFor } from './sections.js';
-import { GenerationError, type DraftResult, type GenerationRequest, type GeneratorAdapter } from './types.js';
+import {
+  GenerationError,
+  type DraftResult,
+  type GenerationRequest,
+  type GeneratorAdapter,
+} from './types.js';
 
 export interface OpenAiOptions {
   baseUrl: string;
@@ -71,7 +76,11 @@ function fence(text: string): string {
   return text.replace(/<\/?\s*(?:reference_text|teacher_request)\s*>/gi, ' ');
 }
 
-function describePlan(plan: GenerationPlan, request: GenerationRequest, counts = plan.counts): string {
+function describePlan(
+  plan: GenerationPlan,
+  request: GenerationRequest,
+  counts = plan.counts,
+): string {
   const lines = Object.entries(counts)
     .filter(([, n]) => (n ?? 0) > 0)
     .map(([kind, n]) =>
@@ -79,12 +88,15 @@ function describePlan(plan: GenerationPlan, request: GenerationRequest, counts =
         ? `- ${n} matching question(s) of ${plan.matchingPairs} pairs each`
         : `- exactly ${n} ${KIND_NAMES[kind as QuestionKind]} question(s)`,
     );
-  if (lines.some((l) => l.includes('multiple_choice'))) lines.push(`- ${plan.choices} choices per multiple_choice question`);
+  if (lines.some((l) => l.includes('multiple_choice')))
+    lines.push(`- ${plan.choices} choices per multiple_choice question`);
   return [
     `Material type: ${request.type}. Title: ${request.name}. Subject: ${request.subject}. Grade: ${request.grade}.`,
     'Make:',
     ...lines,
-    plan.vocabulary > 0 ? `- ${plan.vocabulary} vocabulary items` : '- no vocabulary items ("vocabulary": [])',
+    plan.vocabulary > 0
+      ? `- ${plan.vocabulary} vocabulary items`
+      : '- no vocabulary items ("vocabulary": [])',
     plan.kind === 'lesson'
       ? `- a lesson plan of ${plan.durationMinutes} minutes (activity minutes add up to it) with objectives, timed activities, differentiation, assessment and an exit ticket of 3 questions`
       : '- "lesson": null',
@@ -110,18 +122,25 @@ function toQuestion(raw: Record<string, unknown>): Question | null {
     .replace('fill_in_the_blank', 'fill_blank')
     .replace(/^truefalse$/, 'true_false');
   const candidate: Record<string, unknown> = { ...raw, kind, id: `m${++ids}` };
-  if (kind === 'multiple_choice' && typeof candidate.answerIndex !== 'number' && Array.isArray(raw.choices)) {
+  if (
+    kind === 'multiple_choice' &&
+    typeof candidate.answerIndex !== 'number' &&
+    Array.isArray(raw.choices)
+  ) {
     const choices = raw.choices.map(String);
     const answer = String(raw.answer ?? '').trim();
     let index = choices.findIndex((c) => c.trim().toLowerCase() === answer.toLowerCase());
     if (index === -1 && /^[A-F]\.?$/i.test(answer)) index = answer.toUpperCase().charCodeAt(0) - 65;
     candidate.answerIndex = index;
   }
-  if (kind === 'true_false' && typeof raw.answer === 'string') candidate.answer = /^true$/i.test(raw.answer.trim());
+  if (kind === 'true_false' && typeof raw.answer === 'string')
+    candidate.answer = /^true$/i.test(raw.answer.trim());
   if (kind === 'matching' && Array.isArray(raw.pairs)) {
     const n = raw.pairs.length;
     // Show the right-hand column rotated so the pairs are not in answer order.
-    candidate.order = Array.isArray(raw.order) ? raw.order : Array.from({ length: n }, (_, i) => (i + 1) % n);
+    candidate.order = Array.isArray(raw.order)
+      ? raw.order
+      : Array.from({ length: n }, (_, i) => (i + 1) % n);
   }
   if (typeof candidate.explanation !== 'string') delete candidate.explanation;
   if (typeof candidate.correction !== 'string') delete candidate.correction;
@@ -133,11 +152,15 @@ function toLesson(raw: unknown, plan: GenerationPlan): LessonPlan | null {
   if (!raw || typeof raw !== 'object') return null;
   const r = raw as Record<string, unknown>;
   const exitTicket = Array.isArray(r.exitTicket)
-    ? r.exitTicket.map((q) => (q && typeof q === 'object' ? toQuestion(q as Record<string, unknown>) : null)).filter((q): q is Question => !!q)
+    ? r.exitTicket
+        .map((q) => (q && typeof q === 'object' ? toQuestion(q as Record<string, unknown>) : null))
+        .filter((q): q is Question => !!q)
     : [];
   const activities = Array.isArray(r.activities) ? r.activities : [];
   // Scale the activity minutes so they add up to the lesson's length.
-  const minutes = activities.map((a) => Math.max(1, Math.round(Number((a as { minutes?: unknown })?.minutes) || 5)));
+  const minutes = activities.map((a) =>
+    Math.max(1, Math.round(Number((a as { minutes?: unknown })?.minutes) || 5)),
+  );
   const total = minutes.reduce((a, b) => a + b, 0) || 1;
   const scaled = minutes.map((m) => Math.max(1, Math.round((m / total) * plan.durationMinutes)));
   const parsed = LessonPlanSchema.safeParse({
@@ -166,13 +189,19 @@ export class OpenAiAdapter implements GeneratorAdapter {
     this.fetchImpl = options.fetch ?? fetch;
   }
 
-  async draft(request: GenerationRequest, plan: GenerationPlan, signal?: AbortSignal): Promise<DraftResult> {
+  async draft(
+    request: GenerationRequest,
+    plan: GenerationPlan,
+    signal?: AbortSignal,
+  ): Promise<DraftResult> {
     const messages: ChatMessage[] = [
       { role: 'system', content: SYSTEM_PROMPT },
       { role: 'user', content: this.userMessage(request, plan) },
     ];
     const raw = await this.completeJson(messages, RawDraft, signal, (value) =>
-      plan.kind === 'lesson' && !toLesson(value.lesson, plan) ? 'the "lesson" object is missing or incomplete' : null,
+      plan.kind === 'lesson' && !toLesson(value.lesson, plan)
+        ? 'the "lesson" object is missing or incomplete'
+        : null,
     );
     const questions = raw.questions.map(toQuestion).filter((q): q is Question => !!q);
     const invalid = raw.questions.length - questions.length;
@@ -189,10 +218,19 @@ export class OpenAiAdapter implements GeneratorAdapter {
       grade: request.grade,
       subject: request.subject,
       instructions: raw.instructions?.trim() || instructionsFor(plan),
-      sections: kinds.map((kind) => ({ ...sectionFor(kind, plan), questions: questions.filter((q) => q.kind === kind) })),
+      sections: kinds.map((kind) => ({
+        ...sectionFor(kind, plan),
+        questions: questions.filter((q) => q.kind === kind),
+      })),
       vocabulary: vocabulary.slice(0, plan.vocabulary),
       ...(lesson ? { lesson } : {}),
-      generator: { engine: 'openai', model: this.model, droppedQuestions: invalid, unverified: false, notes: [] },
+      generator: {
+        engine: 'openai',
+        model: this.model,
+        droppedQuestions: invalid,
+        unverified: false,
+        notes: [],
+      },
     };
     return { document };
   }
@@ -218,7 +256,11 @@ ${avoid.map((a) => `- ${a}`).join('\n')}`,
     return raw.questions.map(toQuestion).filter((q): q is Question => !!q);
   }
 
-  private userMessage(request: GenerationRequest, plan: GenerationPlan, counts = plan.counts): string {
+  private userMessage(
+    request: GenerationRequest,
+    plan: GenerationPlan,
+    counts = plan.counts,
+  ): string {
     const reference = request.referenceText.trim()
       ? `<reference_text>\n${fence(request.referenceText)}\n</reference_text>`
       : '<reference_text>\n(none given: write from general knowledge of the subject and leave "evidence" as the sentence of your own that states the fact)\n</reference_text>';
@@ -263,7 +305,9 @@ ${avoid.map((a) => `- ${a}`).join('\n')}`,
         },
       ];
     }
-    throw new GenerationError(`The language model did not return a valid material twice (${problem}).`);
+    throw new GenerationError(
+      `The language model did not return a valid material twice (${problem}).`,
+    );
   }
 
   /** POST /chat/completions with one retry on 429, 5xx, timeouts and network errors. */
@@ -339,7 +383,9 @@ ${avoid.map((a) => `- ${a}`).join('\n')}`,
 }
 
 /** Parses a JSON object from a model's answer, allowing code fences and text around it. */
-export function parseJsonObject(content: string): { ok: true; value: unknown } | { ok: false; error: string } {
+export function parseJsonObject(
+  content: string,
+): { ok: true; value: unknown } | { ok: false; error: string } {
   let text = content.trim();
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
   if (fenced?.[1]) text = fenced[1].trim();
@@ -351,7 +397,8 @@ export function parseJsonObject(content: string): { ok: true; value: unknown } |
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'the JSON is not an object' };
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      return { ok: false, error: 'the JSON is not an object' };
     return { ok: true, value };
   } catch (error) {
     return { ok: false, error: `invalid JSON: ${(error as Error).message.slice(0, 120)}` };

@@ -131,7 +131,9 @@ const STOP = new Set(
  * description says ("10 questions", "true/false only", "no matching", "5 vocabulary words",
  * "a 60-minute lesson", "3 choices", "focus on the storm").
  */
-export function buildPlan(request: Pick<GenerationRequest, 'type' | 'grade' | 'descriptionText'>): GenerationPlan {
+export function buildPlan(
+  request: Pick<GenerationRequest, 'type' | 'grade' | 'descriptionText'>,
+): GenerationPlan {
   const kind = materialKindOf(request.type);
   const level = gradeLevel(request.grade);
   const base = defaults(kind, level);
@@ -143,7 +145,9 @@ export function buildPlan(request: Pick<GenerationRequest, 'type' | 'grade' | 'd
   const only = new Set<QuestionKind>();
   const excluded = new Set<QuestionKind>();
 
-  for (const [name, pattern] of Object.entries(KIND_PATTERNS) as Array<[QuestionKind | 'vocabulary', string]>) {
+  for (const [name, pattern] of Object.entries(KIND_PATTERNS) as Array<
+    [QuestionKind | 'vocabulary', string]
+  >) {
     const countRe = new RegExp(
       `\\b${NUMBER}\\s+(?:[a-z-]+\\s+){0,2}?(?:${pattern})(?![a-z])|(?:${pattern})(?:\\s+questions?)?\\s*[:(=-]\\s*${NUMBER}\\b`,
       'g',
@@ -155,19 +159,25 @@ export function buildPlan(request: Pick<GenerationRequest, 'type' | 'grade' | 'd
       else explicit[name] = (explicit[name] ?? 0) + n;
     }
     if (name === 'vocabulary') {
-      if (new RegExp(`\\b(?:no|without|skip|exclude|not)\\s+(?:any\\s+)?(?:${pattern})`).test(text)) vocabulary = 0;
+      if (new RegExp(`\\b(?:no|without|skip|exclude|not)\\s+(?:any\\s+)?(?:${pattern})`).test(text))
+        vocabulary = 0;
       continue;
     }
     const onlyRe = new RegExp(
       `\\b(?:only|just|all|exclusively|purely)\\s+(?:[a-z-]+\\s+){0,1}?(?:${pattern})|(?:${pattern})(?:\\s+(?:questions?|items?|format))?\\s+only\\b`,
     );
     if (onlyRe.test(text)) only.add(name);
-    const noRe = new RegExp(`\\b(?:no|without|skip|exclude|excluding|not|don't include|avoid)\\s+(?:any\\s+)?(?:${pattern})`);
+    const noRe = new RegExp(
+      `\\b(?:no|without|skip|exclude|excluding|not|don't include|avoid)\\s+(?:any\\s+)?(?:${pattern})`,
+    );
     if (noRe.test(text)) excluded.add(name);
   }
 
   let total: number | undefined;
-  const totalRe = new RegExp(`\\b${NUMBER}\\s+(?:[a-z-]+\\s+){0,2}?(?:questions|items|problems|question)\\b`, 'g');
+  const totalRe = new RegExp(
+    `\\b${NUMBER}\\s+(?:[a-z-]+\\s+){0,2}?(?:questions|items|problems|question)\\b`,
+    'g',
+  );
   for (const match of text.matchAll(totalRe)) {
     // "10 multiple choice questions" is a count of one kind, not the total.
     const phrase = match[0];
@@ -195,7 +205,8 @@ export function buildPlan(request: Pick<GenerationRequest, 'type' | 'grade' | 'd
     } else if (total === undefined) {
       // Named kinds replace the default mix only when they already make a full material.
       for (const k of questionKinds) {
-        if (counts[k] === undefined && (base[k] ?? 0) > 0 && fixed < sumOf(base) / 2) counts[k] = base[k];
+        if (counts[k] === undefined && (base[k] ?? 0) > 0 && fixed < sumOf(base) / 2)
+          counts[k] = base[k];
       }
     }
   } else {
@@ -217,20 +228,35 @@ export function buildPlan(request: Pick<GenerationRequest, 'type' | 'grade' | 'd
   }
   trimTo(counts, MAX_QUESTIONS);
   if (total !== undefined) understood.push(`${total} questions`);
-  for (const [k, n] of Object.entries(explicit)) understood.push(`${n} ${label(k as QuestionKind)}`);
+  for (const [k, n] of Object.entries(explicit))
+    understood.push(`${n} ${label(k as QuestionKind)}`);
   for (const k of excluded) understood.push(`no ${label(k)}`);
 
   const defaultVocabulary = kind === 'worksheet' ? 6 : kind === 'lesson' ? 5 : 0;
   if (vocabulary !== undefined) understood.push(`${vocabulary} vocabulary words`);
   const vocab = Math.min(MAX_VOCABULARY, vocabulary ?? defaultVocabulary);
 
-  const pairsMatch = new RegExp(`\\b${NUMBER}\\s+(?:[a-z-]+\\s+)?(?:pairs|terms to match|matches)`).exec(text);
-  const matchingPairs = Math.min(10, Math.max(3, pairsMatch ? toNumber(pairsMatch[1] ?? '') : level <= 2 ? 4 : Math.max(5, Math.min(8, vocab || 6))));
+  const pairsMatch = new RegExp(
+    `\\b${NUMBER}\\s+(?:[a-z-]+\\s+)?(?:pairs|terms to match|matches)`,
+  ).exec(text);
+  const matchingPairs = Math.min(
+    10,
+    Math.max(
+      3,
+      pairsMatch
+        ? toNumber(pairsMatch[1] ?? '')
+        : level <= 2
+          ? 4
+          : Math.max(5, Math.min(8, vocab || 6)),
+    ),
+  );
 
   let durationMinutes = 45;
   const minutes = /\b(\d{1,3})[\s-]*(?:minutes?|mins?)\b/.exec(text);
   const hours = /\b(\d|an?|one|two|three)[\s-]*(?:hours?|hrs?)\b/.exec(text);
-  const hourAndHalf = /\b(?:an?|one)\s+(?:and\s+a\s+half\s+hours?|hour\s+and\s+a\s+half)\b/.test(text);
+  const hourAndHalf = /\b(?:an?|one)\s+(?:and\s+a\s+half\s+hours?|hour\s+and\s+a\s+half)\b/.test(
+    text,
+  );
   if (minutes) durationMinutes = Number(minutes[1]);
   else if (hourAndHalf) durationMinutes = 90;
   else if (hours) durationMinutes = toNumber(hours[1] ?? '1') * 60;
@@ -238,7 +264,9 @@ export function buildPlan(request: Pick<GenerationRequest, 'type' | 'grade' | 'd
   if (kind === 'lesson' && (minutes || hours)) understood.push(`${durationMinutes}-minute lesson`);
 
   let choices = level <= 2 ? 3 : 4;
-  const choiceMatch = new RegExp(`\\b${NUMBER}\\s+(?:answer\\s+)?(?:choices|options|answers|alternatives)\\b`).exec(text);
+  const choiceMatch = new RegExp(
+    `\\b${NUMBER}\\s+(?:answer\\s+)?(?:choices|options|answers|alternatives)\\b`,
+  ).exec(text);
   if (choiceMatch) {
     choices = Math.min(6, Math.max(2, toNumber(choiceMatch[1] ?? '4')));
     understood.push(`${choices} choices`);
@@ -262,7 +290,10 @@ export function buildPlan(request: Pick<GenerationRequest, 'type' | 'grade' | 'd
 }
 
 function label(kind: QuestionKind): string {
-  return kind.replace('_', ' ').replace('fill blank', 'fill-in-the-blank').replace('true false', 'true/false');
+  return kind
+    .replace('_', ' ')
+    .replace('fill blank', 'fill-in-the-blank')
+    .replace('true false', 'true/false');
 }
 
 function sumOf(counts: Partial<Record<QuestionKind, number>>): number {
@@ -296,7 +327,9 @@ function spread(
 function trimTo(counts: Partial<Record<QuestionKind, number>>, max: number): void {
   let over = sumOf(counts) - max;
   while (over > 0) {
-    const biggest = (Object.keys(counts) as QuestionKind[]).sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0))[0];
+    const biggest = (Object.keys(counts) as QuestionKind[]).sort(
+      (a, b) => (counts[b] ?? 0) - (counts[a] ?? 0),
+    )[0];
     if (!biggest) break;
     counts[biggest] = (counts[biggest] ?? 0) - 1;
     over -= 1;

@@ -30,7 +30,8 @@ const mc = (over: Partial<Extract<Question, { kind: 'multiple_choice' }>> = {}):
   prompt: 'Who entered at once and shut the door behind him?',
   choices: ['The squire', 'The captain', 'Mr. Arrow'],
   answerIndex: 1,
-  evidence: 'The captain, who was close behind his messenger, entered at once and shut the door behind him.',
+  evidence:
+    'The captain, who was close behind his messenger, entered at once and shut the door behind him.',
   ...over,
 });
 
@@ -38,11 +39,21 @@ describe('evidence matching', () => {
   const reference = new ReferenceIndex(TEXT);
 
   it('finds quotes whatever the quotation marks, dashes, italics marks, case and line breaks', () => {
-    expect(reference.hasEvidence('"I am always at the captain’s orders. Show him in," said the squire.')).toBe(true);
-    expect(reference.hasEvidence('Mr. Arrow was a brown old sailor with earrings in his ears and a squint — he and the squire were very thick.')).toBe(true);
-    expect(reference.hasEvidence('the captain, who was close behind his messenger,\n entered at once')).toBe(true);
+    expect(
+      reference.hasEvidence('"I am always at the captain’s orders. Show him in," said the squire.'),
+    ).toBe(true);
+    expect(
+      reference.hasEvidence(
+        'Mr. Arrow was a brown old sailor with earrings in his ears and a squint — he and the squire were very thick.',
+      ),
+    ).toBe(true);
+    expect(
+      reference.hasEvidence('the captain, who was close behind his messenger,\n entered at once'),
+    ).toBe(true);
     expect(reference.hasEvidence('The captain … entered at once and shut the door')).toBe(false); // parts under three words
-    expect(reference.hasEvidence('The captain, who was close behind... shut the door behind him.')).toBe(true);
+    expect(
+      reference.hasEvidence('The captain, who was close behind... shut the door behind him.'),
+    ).toBe(true);
   });
 
   it('refuses paraphrases, invented quotes and scraps too short to prove anything', () => {
@@ -65,8 +76,12 @@ describe('the quality gate', () => {
   });
 
   it('drops a question whose evidence is not in the text (a hallucinated answer)', () => {
-    const result = gate([mc({ evidence: 'The captain was a tall man who carried a parrot on his shoulder.' })]);
-    expect(result.dropped).toEqual([expect.objectContaining({ reason: 'the evidence is not in the text' })]);
+    const result = gate([
+      mc({ evidence: 'The captain was a tall man who carried a parrot on his shoulder.' }),
+    ]);
+    expect(result.dropped).toEqual([
+      expect.objectContaining({ reason: 'the evidence is not in the text' }),
+    ]);
     expect(result.document.sections).toEqual([]);
     expect(result.shortfall).toEqual({ multiple_choice: 10 });
   });
@@ -96,32 +111,71 @@ describe('the quality gate', () => {
         answerIndex: 1,
         evidence: 'Mr. Arrow was a brown old sailor with earrings in his ears and a squint',
       }),
-      mc({ prompt: 'Who had a squint?', choices: ['Arrow', 'Mr. Arrow', 'The captain'], answerIndex: 0, evidence: 'Mr. Arrow was a brown old sailor with earrings in his ears and a squint' }),
+      mc({
+        prompt: 'Who had a squint?',
+        choices: ['Arrow', 'Mr. Arrow', 'The captain'],
+        answerIndex: 0,
+        evidence: 'Mr. Arrow was a brown old sailor with earrings in his ears and a squint',
+      }),
     ]);
-    expect(result.dropped.map((d) => d.reason)).toEqual(['a wrong choice is also in the evidence', 'a wrong choice contains the answer']);
+    expect(result.dropped.map((d) => d.reason)).toEqual([
+      'a wrong choice is also in the evidence',
+      'a wrong choice contains the answer',
+    ]);
   });
 
   it('drops a "false" statement that the text actually says, and a "true" one it does not', () => {
     const result = gate(
       [
-        { id: 'a', kind: 'true_false', prompt: 'Mr. Arrow was a brown old sailor with earrings in his ears and a squint.', answer: false, evidence: 'Mr. Arrow was a brown old sailor with earrings in his ears and a squint' },
-        { id: 'b', kind: 'true_false', prompt: 'The squire wore a green coat to dinner.', answer: true, evidence: 'The captain, who was close behind his messenger, entered at once and shut the door behind him.' },
-        { id: 'c', kind: 'true_false', prompt: 'The captain entered slowly and left the door open.', answer: false, evidence: 'The captain, who was close behind his messenger, entered at once and shut the door behind him.', correction: 'He entered at once and shut the door.' },
+        {
+          id: 'a',
+          kind: 'true_false',
+          prompt: 'Mr. Arrow was a brown old sailor with earrings in his ears and a squint.',
+          answer: false,
+          evidence: 'Mr. Arrow was a brown old sailor with earrings in his ears and a squint',
+        },
+        {
+          id: 'b',
+          kind: 'true_false',
+          prompt: 'The squire wore a green coat to dinner.',
+          answer: true,
+          evidence:
+            'The captain, who was close behind his messenger, entered at once and shut the door behind him.',
+        },
+        {
+          id: 'c',
+          kind: 'true_false',
+          prompt: 'The captain entered slowly and left the door open.',
+          answer: false,
+          evidence:
+            'The captain, who was close behind his messenger, entered at once and shut the door behind him.',
+          correction: 'He entered at once and shut the door.',
+        },
       ],
       { true_false: 3 } as never,
     );
-    expect(result.document.sections[0]!.questions.map((q) => q.prompt)).toEqual(['The captain entered slowly and left the door open.']);
+    expect(result.document.sections[0]!.questions.map((q) => q.prompt)).toEqual([
+      'The captain entered slowly and left the door open.',
+    ]);
   });
 
   it('cuts extras to the count and fills gaps from spares', () => {
-    const spare = mc({ id: 's', prompt: 'Who said to show him in?', choices: ['The squire', 'The captain'], answerIndex: 0, evidence: '“I am always at the captain\'s orders. Show him in,” said the squire.' });
+    const spare = mc({
+      id: 's',
+      prompt: 'Who said to show him in?',
+      choices: ['The squire', 'The captain'],
+      answerIndex: 0,
+      evidence: "“I am always at the captain's orders. Show him in,” said the squire.",
+    });
     const result = applyQualityGate(doc([mc({ evidence: 'not in the text at all, no' })]), {
       reference,
       counts: { multiple_choice: 1 },
       reserve: { multiple_choice: [spare, mc()] },
       sectionFor: section,
     });
-    expect(result.document.sections[0]!.questions.map((q) => q.prompt)).toEqual(['Who said to show him in?']);
+    expect(result.document.sections[0]!.questions.map((q) => q.prompt)).toEqual([
+      'Who said to show him in?',
+    ]);
     expect(result.shortfall).toEqual({});
   });
 
@@ -137,24 +191,51 @@ describe('the quality gate', () => {
 });
 
 describe('reading the description', () => {
-  const plan = (descriptionText: string, type = 'Quiz', grade = '8th Grade (Year 9)') => buildPlan({ type, grade, descriptionText });
+  const plan = (descriptionText: string, type = 'Quiz', grade = '8th Grade (Year 9)') =>
+    buildPlan({ type, grade, descriptionText });
 
   it('uses the defaults of each type and grade', () => {
     expect(plan('').counts).toEqual({ multiple_choice: 6, true_false: 4 });
-    expect(plan('', 'Quiz', 'Kindergarten (Year 1)')).toMatchObject({ counts: { multiple_choice: 5, true_false: 5 }, choices: 3 });
-    expect(plan('', 'Test').counts).toEqual({ multiple_choice: 10, true_false: 5, short_answer: 3, matching: 1, discussion: 2 });
-    expect(plan('', 'Worksheet')).toMatchObject({ vocabulary: 6, counts: { matching: 1, fill_blank: 6, short_answer: 4, discussion: 2 } });
-    expect(plan('', 'Lesson')).toMatchObject({ kind: 'lesson', durationMinutes: 45, vocabulary: 5 });
+    expect(plan('', 'Quiz', 'Kindergarten (Year 1)')).toMatchObject({
+      counts: { multiple_choice: 5, true_false: 5 },
+      choices: 3,
+    });
+    expect(plan('', 'Test').counts).toEqual({
+      multiple_choice: 10,
+      true_false: 5,
+      short_answer: 3,
+      matching: 1,
+      discussion: 2,
+    });
+    expect(plan('', 'Worksheet')).toMatchObject({
+      vocabulary: 6,
+      counts: { matching: 1, fill_blank: 6, short_answer: 4, discussion: 2 },
+    });
+    expect(plan('', 'Lesson')).toMatchObject({
+      kind: 'lesson',
+      durationMinutes: 45,
+      vocabulary: 5,
+    });
   });
 
   it('understands counts, "only", "no" and totals', () => {
     expect(plan('10 questions, true/false only').counts).toEqual({ true_false: 10 });
     expect(plan('only multiple choice please').counts).toEqual({ multiple_choice: 10 });
     expect(plan('Make 15 questions').counts).toEqual({ multiple_choice: 9, true_false: 6 });
-    expect(plan('8 multiple-choice and 4 true or false questions').counts).toEqual({ multiple_choice: 8, true_false: 4 });
+    expect(plan('8 multiple-choice and 4 true or false questions').counts).toEqual({
+      multiple_choice: 8,
+      true_false: 4,
+    });
     expect(plan('no true/false').counts).toEqual({ multiple_choice: 10 });
-    expect(plan('20 questions with 5 short answer', 'Test').counts).toMatchObject({ short_answer: 5 });
-    expect(Object.values(plan('20 questions with 5 short answer', 'Test').counts).reduce((a, b) => a + b!, 0)).toBe(20);
+    expect(plan('20 questions with 5 short answer', 'Test').counts).toMatchObject({
+      short_answer: 5,
+    });
+    expect(
+      Object.values(plan('20 questions with 5 short answer', 'Test').counts).reduce(
+        (a, b) => a + b!,
+        0,
+      ),
+    ).toBe(20);
     expect(plan('ten fill in the blank questions', 'Worksheet').counts.fill_blank).toBe(10);
     expect(plan('500 questions').counts.multiple_choice).toBeLessThanOrEqual(30);
   });
@@ -166,6 +247,8 @@ describe('reading the description', () => {
     expect(plan('with 3 answer choices').choices).toBe(3);
     expect(plan('add a word bank', 'Worksheet', '10th Grade (Year 11)').wordBank).toBe(true);
     expect(plan('no word bank', 'Worksheet', '2nd Grade (Year 3)').wordBank).toBe(false);
-    expect(plan('focus on the storm and the ship').focusTerms).toEqual(expect.arrayContaining(['storm', 'ship']));
+    expect(plan('focus on the storm and the ship').focusTerms).toEqual(
+      expect.arrayContaining(['storm', 'ship']),
+    );
   });
 });

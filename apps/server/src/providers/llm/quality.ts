@@ -22,7 +22,7 @@ import {
 export function normaliseForMatch(text: string): string {
   return text
     .normalize('NFKC')
-    .replace(/[\u00AD\u200B\u200C\u200D\uFEFF]/g, '')
+    .replace(/\u00AD|\u200B|\u200C|\u200D|\uFEFF/g, '')
     .replace(/_([^_]*)_/g, '$1')
     .replace(/_/g, '')
     .replace(/[\u2018\u2019\u201A\u201B\u2032\u00B4`]/g, "'")
@@ -132,7 +132,9 @@ export function support(phrase: string, text: string): number {
 /** Whole-word, case-insensitive containment after normalisation. */
 export function containsPhrase(text: string, phrase: string): boolean {
   const t = ` ${normaliseForMatch(text).replace(/[^a-z0-9'-]+/g, ' ')} `;
-  const p = normaliseForMatch(phrase).replace(/[^a-z0-9'-]+/g, ' ').trim();
+  const p = normaliseForMatch(phrase)
+    .replace(/[^a-z0-9'-]+/g, ' ')
+    .trim();
   return p.length > 0 && t.includes(` ${p} `);
 }
 
@@ -171,8 +173,13 @@ export function checkQuestion(question: Question, reference: ReferenceIndex): st
   switch (question.kind) {
     case 'multiple_choice': {
       const { choices, answerIndex } = question;
-      if (answerIndex < 0 || answerIndex >= choices.length) return 'the answer is not one of the choices';
-      const keys = choices.map((c) => normaliseForMatch(c).replace(/[^a-z0-9]+/g, ' ').trim());
+      if (answerIndex < 0 || answerIndex >= choices.length)
+        return 'the answer is not one of the choices';
+      const keys = choices.map((c) =>
+        normaliseForMatch(c)
+          .replace(/[^a-z0-9]+/g, ' ')
+          .trim(),
+      );
       if (keys.some((k) => !k)) return 'a choice is empty';
       if (new Set(keys).size !== keys.length) return 'two choices are the same';
       if (!verify) return null;
@@ -184,7 +191,11 @@ export function checkQuestion(question: Question, reference: ReferenceIndex): st
       const inEvidence = containsPhrase(question.evidence, answer);
       for (const [i, choice] of choices.entries()) {
         if (i === answerIndex) continue;
-        if (containsPhrase(question.evidence, choice) && !inEvidence && !containsPhrase(question.prompt, choice)) {
+        if (
+          containsPhrase(question.evidence, choice) &&
+          !inEvidence &&
+          !containsPhrase(question.prompt, choice)
+        ) {
           return 'a wrong choice is also in the evidence';
         }
         if (containsPhrase(choice, answer) || containsPhrase(answer, choice)) {
@@ -197,7 +208,8 @@ export function checkQuestion(question: Question, reference: ReferenceIndex): st
       if (!verify) return null;
       if (!reference.hasEvidence(question.evidence)) return 'the evidence is not in the text';
       if (question.answer) {
-        if (support(question.prompt, question.evidence) < 0.6) return 'the evidence does not support the statement';
+        if (support(question.prompt, question.evidence) < 0.6)
+          return 'the evidence does not support the statement';
       } else if (reference.contains(question.prompt)) {
         return 'the "false" statement is in the text';
       }
@@ -207,7 +219,8 @@ export function checkQuestion(question: Question, reference: ReferenceIndex): st
       if (!/_{3,}/.test(question.prompt)) return 'the prompt has no blank';
       if (!verify) return null;
       if (!reference.hasEvidence(question.evidence)) return 'the evidence is not in the text';
-      if (!containsPhrase(question.evidence, question.answer)) return 'the answer is not in the evidence';
+      if (!containsPhrase(question.evidence, question.answer))
+        return 'the answer is not in the evidence';
       return null;
     }
     case 'short_answer':
@@ -227,7 +240,8 @@ export function checkQuestion(question: Question, reference: ReferenceIndex): st
       }
       if (!verify) return null;
       for (const pair of question.pairs) {
-        if (!reference.hasEvidence(pair.evidence)) return 'the evidence of a pair is not in the text';
+        if (!reference.hasEvidence(pair.evidence))
+          return 'the evidence of a pair is not in the text';
         if (!termInContext(pair.left, pair.evidence)) {
           return 'a matched term is not in its evidence';
         }
@@ -289,7 +303,8 @@ export function applyQualityGate(draft: MaterialDocument, options: GateOptions):
           q.kind !== 'matching' &&
           question.kind !== 'matching' &&
           answerKey(q) === answerKey(question) &&
-          (normaliseForMatch(q.evidence) === normaliseForMatch(question.evidence) || similarity(q.prompt, question.prompt) >= 0.85)),
+          (normaliseForMatch(q.evidence) === normaliseForMatch(question.evidence) ||
+            similarity(q.prompt, question.prompt) >= 0.85)),
     );
     if (repeat) {
       dropped.push({ prompt: key, reason: 'it repeats another question' });
@@ -328,18 +343,25 @@ export function applyQualityGate(draft: MaterialDocument, options: GateOptions):
       if (exit.length >= size) break;
       if (accept(question)) exit.push(question);
     }
-    const keyPassages = draft.lesson.keyPassages.filter((p) => reference.empty || reference.hasEvidence(p));
+    const keyPassages = draft.lesson.keyPassages.filter(
+      (p) => reference.empty || reference.hasEvidence(p),
+    );
     lesson = { ...draft.lesson, keyPassages, exitTicket: exit };
   }
 
   const vocabulary: VocabularyItem[] = [];
   for (const item of draft.vocabulary) {
-    if (options.vocabularyCount !== undefined && vocabulary.length >= options.vocabularyCount) break;
+    if (options.vocabularyCount !== undefined && vocabulary.length >= options.vocabularyCount)
+      break;
     const seen = vocabulary.some((v) => normaliseForMatch(v.term) === normaliseForMatch(item.term));
     const inContext = termInContext(item.term, item.context);
     const found = reference.empty || reference.hasEvidence(item.context);
     if (!seen && inContext && found) vocabulary.push(item);
-    else dropped.push({ prompt: item.term, reason: seen ? 'a repeated word' : 'its example is not in the text' });
+    else
+      dropped.push({
+        prompt: item.term,
+        reason: seen ? 'a repeated word' : 'its example is not in the text',
+      });
   }
 
   let n = 0;

@@ -2,15 +2,25 @@ import { QUESTION_KIND_LABELS, type QuestionKind } from '@chapterwise/shared';
 import type { GenerationPlan } from './plan.js';
 
 /** Title and instructions of the section of each kind of question, worded for the grade. */
-export function sectionFor(kind: QuestionKind, plan: GenerationPlan): { title: string; instructions: string } {
+export function sectionFor(
+  kind: QuestionKind,
+  plan: GenerationPlan,
+): { title: string; instructions: string } {
   const young = plan.level <= 2;
-  const title = plan.kind === 'lesson' && kind === 'discussion' ? 'Stop-and-think questions' : QUESTION_KIND_LABELS[kind];
+  const title =
+    plan.kind === 'lesson' && kind === 'discussion'
+      ? 'Stop-and-think questions'
+      : QUESTION_KIND_LABELS[kind];
   const instructions: Record<QuestionKind, string> = {
-    multiple_choice: young ? 'Circle the best answer.' : 'Choose the best answer for each question.',
+    multiple_choice: young
+      ? 'Circle the best answer.'
+      : 'Choose the best answer for each question.',
     true_false: young
       ? 'Circle True if the sentence matches the story. Circle False if it does not.'
       : 'Decide whether each statement is true or false according to the text. Correct the false ones.',
-    fill_blank: young ? 'Write the missing word on the line.' : 'Complete each sentence from the text with the missing word.',
+    fill_blank: young
+      ? 'Write the missing word on the line.'
+      : 'Complete each sentence from the text with the missing word.',
     short_answer: young
       ? 'Answer each question in a sentence.'
       : 'Answer each question in one or two complete sentences, using details from the text.',

@@ -24,7 +24,11 @@ export interface DraftResult {
 export interface GeneratorAdapter {
   readonly engine: string;
   readonly model?: string;
-  draft(request: GenerationRequest, plan: GenerationPlan, signal?: AbortSignal): Promise<DraftResult>;
+  draft(
+    request: GenerationRequest,
+    plan: GenerationPlan,
+    signal?: AbortSignal,
+  ): Promise<DraftResult>;
   /** Asks again for the questions the gate had to drop (once per generation). */
   regenerate?(
     request: GenerationRequest,

@@ -110,7 +110,9 @@ const SPEECH_VERBS = new Set(
     ' ',
   ),
 );
-const PLACE_PREPOSITIONS = new Set('in at from to towards toward near into through across over'.split(' '));
+const PLACE_PREPOSITIONS = new Set(
+  'in at from to towards toward near into through across over'.split(' '),
+);
 
 export function analyse(referenceText: string): Analysis {
   const prepared = prepareText(referenceText);
@@ -119,7 +121,9 @@ export function analyse(referenceText: string): Analysis {
   const doc = nlp.readDoc(prepared.body);
 
   const values = doc.tokens().out(its.value) as string[];
-  const spaces = doc.tokens().out(its.precedingSpaces as unknown as ItsFunction<string>) as string[];
+  const spaces = doc
+    .tokens()
+    .out(its.precedingSpaces as unknown as ItsFunction<string>) as string[];
   const normals = doc.tokens().out(its.normal) as string[];
   const lemmas = doc.tokens().out(its.lemma as unknown as ItsFunction<string>) as string[];
   const poses = doc.tokens().out(its.pos) as string[];
@@ -133,7 +137,10 @@ export function analyse(referenceText: string): Analysis {
   }
 
   const importance = new Map<number, number>();
-  for (const item of doc.out(its.sentenceWiseImportance) as unknown as Array<{ index: number; importance: number }>) {
+  for (const item of doc.out(its.sentenceWiseImportance) as unknown as Array<{
+    index: number;
+    importance: number;
+  }>) {
     importance.set(item.index, item.importance);
   }
   const spans: Array<[number, number]> = [];
@@ -226,7 +233,9 @@ export function analyse(referenceText: string): Analysis {
         paragraph: spanInfo.paragraph,
         opensSpeech,
         hasQuotes: /["“”]|(?:^|\s)['‘]|['’](?:\s|$)/.test(text),
-        negative: tokens.some((t) => /^(?:not|n't|never|no|nothing|nobody|none|neither|nor)$/i.test(t.value)),
+        negative: tokens.some((t) =>
+          /^(?:not|n't|never|no|nothing|nobody|none|neither|nor)$/i.test(t.value),
+        ),
         sentiment: sentiments[sIndex] ?? 0,
       };
       if (paragraph.kind === 'speech' && paragraph.speaker) {
@@ -254,7 +263,9 @@ export function analyse(referenceText: string): Analysis {
   const wordCount = countWords(prepared.body);
   const allWords = sentences.reduce((sum, s) => sum + s.words, 0);
   const allSyllables = sentences.reduce(
-    (sum, s) => sum + s.tokens.reduce((n, t) => n + (/[\p{L}\p{N}]/u.test(t.value) ? syllables(t.value) : 0), 0),
+    (sum, s) =>
+      sum +
+      s.tokens.reduce((n, t) => n + (/[\p{L}\p{N}]/u.test(t.value) ? syllables(t.value) : 0), 0),
     0,
   );
   return {
@@ -282,7 +293,10 @@ function collectNames(
   speakers: string[],
 ): { names: Map<string, NameInfo>; nameSpans: Map<number, NameSpan[]> } {
   const spans: Array<{ sentence: number } & NameSpan> = [];
-  const votes = new Map<string, { person: number; place: number; count: number; midSentence: number; tokens: string[] }>();
+  const votes = new Map<
+    string,
+    { person: number; place: number; count: number; midSentence: number; tokens: string[] }
+  >();
   for (const sentence of sentences) {
     const t = sentence.tokens;
     for (let i = 0; i < t.length; i++) {
@@ -313,7 +327,13 @@ function collectNames(
       }
       const name = run.join(' ').replace(/[’']s$/, '');
       spans.push({ sentence: sentence.index, name, start: t[i]!.start, end: t[j - 1]!.end });
-      const entry = votes.get(name) ?? { person: 0, place: 0, count: 0, midSentence: 0, tokens: run };
+      const entry = votes.get(name) ?? {
+        person: 0,
+        place: 0,
+        count: 0,
+        midSentence: 0,
+        tokens: run,
+      };
       entry.count += 1;
       if (i > 0) entry.midSentence += 1;
       if (run.some((w) => TITLES.has(w.toLowerCase()))) entry.person += 2;
@@ -332,11 +352,18 @@ function collectNames(
   const candidates = [...votes.entries()].filter(([, v]) => v.midSentence > 0 || v.count >= 2);
   // compromise knows many first names and places: ask it, all at once, about the names the
   // context left undecided.
-  const undecided = candidates.filter(([, v]) => v.person === v.place || v.person + v.place < 1.5).map(([name]) => name);
+  const undecided = candidates
+    .filter(([, v]) => v.person === v.place || v.person + v.place < 1.5)
+    .map(([name]) => name);
   const people = new Set<string>();
   const places = new Set<string>();
   if (undecided.length) {
-    const c = nlpCompromise(undecided.slice(0, 80).map((n) => `${n}.`).join(' '));
+    const c = nlpCompromise(
+      undecided
+        .slice(0, 80)
+        .map((n) => `${n}.`)
+        .join(' '),
+    );
     for (const p of c.people().out('array') as string[]) people.add(p.replace(/[.,]$/, '').trim());
     for (const p of c.places().out('array') as string[]) places.add(p.replace(/[.,]$/, '').trim());
   }
@@ -344,12 +371,14 @@ function collectNames(
   const out = new Map<string, NameInfo>();
   for (const [name, v] of candidates) {
     let kind: NameKind = 'other';
-    if (speakerSet.has(name) || people.has(name) || v.person >= Math.max(1, v.place)) kind = 'person';
+    if (speakerSet.has(name) || people.has(name) || v.person >= Math.max(1, v.place))
+      kind = 'person';
     else if (places.has(name) || v.place > v.person) kind = 'place';
     out.set(name, { name, kind, count: v.count, tokens: v.tokens });
   }
   for (const speaker of speakers) {
-    if (!out.has(speaker)) out.set(speaker, { name: speaker, kind: 'person', count: 1, tokens: speaker.split(' ') });
+    if (!out.has(speaker))
+      out.set(speaker, { name: speaker, kind: 'person', count: 1, tokens: speaker.split(' ') });
   }
   const nameSpans = new Map<number, NameSpan[]>();
   for (const span of spans) {
@@ -363,16 +392,20 @@ function collectNames(
 
 /** Names that are parts of one longer name are the same person or place. */
 function aliasesOf(names: Map<string, NameInfo>): Map<string, Set<string>> {
-  const proper = (n: NameInfo) => n.tokens.filter((t) => !TITLES.has(t.toLowerCase()) && !/^(?:of|de)$/i.test(t));
+  const proper = (n: NameInfo) =>
+    n.tokens.filter((t) => !TITLES.has(t.toLowerCase()) && !/^(?:of|de)$/i.test(t));
   const out = new Map<string, Set<string>>();
   const byToken = new Map<string, NameInfo[]>();
-  for (const n of names.values()) for (const t of proper(n)) byToken.set(t, [...(byToken.get(t) ?? []), n]);
+  for (const n of names.values())
+    for (const t of proper(n)) byToken.set(t, [...(byToken.get(t) ?? []), n]);
   for (const full of names.values()) {
     const group = new Set(proper(full));
     if (group.size < 2) continue;
     // Every name made only of this full name's words is the same person or place.
     const members = new Set<NameInfo>();
-    for (const t of group) for (const n of byToken.get(t) ?? []) if (proper(n).every((x) => group.has(x))) members.add(n);
+    for (const t of group)
+      for (const n of byToken.get(t) ?? [])
+        if (proper(n).every((x) => group.has(x))) members.add(n);
     for (const a of members) {
       for (const b of members) {
         if (a === b) continue;
@@ -395,7 +428,9 @@ const NUMBER_WORDS = new Set(
 function collectWords(sentences: Sentence[], names: Map<string, NameInfo>) {
   const words = new Map<string, WordInfo>();
   const numbers = new Map<string, number>();
-  const nameWords = new Set([...names.values()].flatMap((n) => n.tokens.map((t) => t.toLowerCase())));
+  const nameWords = new Set(
+    [...names.values()].flatMap((n) => n.tokens.map((t) => t.toLowerCase())),
+  );
   for (const sentence of sentences) {
     for (const token of sentence.tokens) {
       if (token.pos === 'NUM') {
@@ -436,7 +471,8 @@ export function describeWord(info: WordInfo): WordInfo {
     const pos = wordNetPos(info.pos);
     const entry = lookup(info.lemma, pos);
     info.familiarity = entry ? Math.max(0, frequencyOf(info.lemma, pos)) : -1;
-    info.lexFile = entry && (info.pos === 'NOUN' || info.pos === 'VERB') ? lexFileOf(info.lemma, pos) : -1;
+    info.lexFile =
+      entry && (info.pos === 'NOUN' || info.pos === 'VERB') ? lexFileOf(info.lemma, pos) : -1;
   }
   return info;
 }

@@ -40,7 +40,8 @@ export function shuffle<T>(items: T[], random: () => number): T[] {
   return out;
 }
 
-const PRONOUN_START = /^(?:he|she|it|they|this|that|these|those|his|her|its|their|him|them|there|here|such)\b/i;
+const PRONOUN_START =
+  /^(?:he|she|it|they|this|that|these|those|his|her|its|their|him|them|there|here|such)\b/i;
 const CONJUNCTION_START = /^(?:and|but|or|so|yet|for|nor|then|also)\b/i;
 const BAD = /[[\]{}<>|*#@=\\^~]|\b(?:chapter|illustration|gutenberg|ebook|copyright)\b/i;
 
@@ -54,7 +55,11 @@ export interface SentenceOptions {
 }
 
 /** How good a sentence is to build a question on, 0 when unusable. */
-export function sentenceScore(s: Sentence, ctx: WriterContext, options: SentenceOptions = {}): number {
+export function sentenceScore(
+  s: Sentence,
+  ctx: WriterContext,
+  options: SentenceOptions = {},
+): number {
   const window = sentenceWindow(ctx.plan.level);
   const min = options.minWords ?? window.min;
   const max = options.maxWords ?? window.max;
@@ -78,7 +83,8 @@ export function sentenceScore(s: Sentence, ctx: WriterContext, options: Sentence
   if (ctx.plan.focusTerms.length) {
     const lemmas = new Set(s.tokens.map((t) => t.lemma.toLowerCase()));
     const normals = new Set(s.tokens.map((t) => t.normal));
-    if (ctx.plan.focusTerms.some((f) => lemmas.has(f) || normals.has(f) || normals.has(`${f}s`))) score *= 2;
+    if (ctx.plan.focusTerms.some((f) => lemmas.has(f) || normals.has(f) || normals.has(`${f}s`)))
+      score *= 2;
   }
   if (options.prefer) score *= options.prefer(s);
   return score;
@@ -95,7 +101,9 @@ export function pickSentences(
   filter?: (s: Sentence) => boolean,
 ): Sentence[] {
   if (count <= 0) return [];
-  const candidates = ctx.analysis.sentences.filter((s) => !ctx.usedSentences.has(s.index) && (!filter || filter(s)));
+  const candidates = ctx.analysis.sentences.filter(
+    (s) => !ctx.usedSentences.has(s.index) && (!filter || filter(s)),
+  );
   const window = sentenceWindow(ctx.plan.level);
   const baseMin = options.minWords ?? window.min;
   const baseMax = options.maxWords ?? window.max;
@@ -124,7 +132,8 @@ export function pickSentences(
   // Buckets over the text: take the best of each in turn.
   const buckets = Math.max(1, Math.min(count, 12));
   const byBucket: Sentence[][] = Array.from({ length: buckets }, () => []);
-  for (const { s } of scored) byBucket[Math.min(buckets - 1, Math.floor(s.position * buckets))]!.push(s);
+  for (const { s } of scored)
+    byBucket[Math.min(buckets - 1, Math.floor(s.position * buckets))]!.push(s);
   let round = 0;
   while (picked.length < wanted && round < scored.length) {
     let any = false;
@@ -143,7 +152,12 @@ export function pickSentences(
 }
 
 /** Replaces a token range of a sentence, keeping the rest verbatim. */
-export function replaceSpan(sentence: Sentence, start: number, end: number, replacement: string): string {
+export function replaceSpan(
+  sentence: Sentence,
+  start: number,
+  end: number,
+  replacement: string,
+): string {
   return sentence.text.slice(0, start) + replacement + sentence.text.slice(end);
 }
 
@@ -178,7 +192,13 @@ export function insideQuotes(sentence: Sentence, token: Token): boolean {
  */
 export function standAloneStatement(sentence: Sentence): string | null {
   const t = sentence.tokens;
-  if (t.some((x) => /^(?:we|us|our|ours|ourselves|you|your|yours|yourself|mine|myself|thee|thou|thy|ye)$/i.test(x.value))) {
+  if (
+    t.some((x) =>
+      /^(?:we|us|our|ours|ourselves|you|your|yours|yourself|mine|myself|thee|thou|thy|ye)$/i.test(
+        x.value,
+      ),
+    )
+  ) {
     return null;
   }
   if (sentence.hasQuotes) return null;
@@ -194,7 +214,8 @@ export function standAloneStatement(sentence: Sentence): string | null {
       if (nv === 'am') replacements.push({ start: next.start, end: next.end, text: 'is' });
       else if (nv === 'have') replacements.push({ start: next.start, end: next.end, text: 'has' });
       else if (nv === 'do') replacements.push({ start: next.start, end: next.end, text: 'does' });
-      else if (next.pos === 'VERB' && next.value.toLowerCase() === next.lemma.toLowerCase()) return null;
+      else if (next.pos === 'VERB' && next.value.toLowerCase() === next.lemma.toLowerCase())
+        return null;
     } else if (/^I['’](?:m|ve|ll|d)$/i.test(v)) {
       const tail = v.slice(2).toLowerCase();
       const verb = tail === 'm' ? 'is' : tail === 've' ? 'has' : tail === 'll' ? 'will' : 'had';

@@ -40,11 +40,16 @@ export class LocalAdapter implements GeneratorAdapter {
     const matchingCount = plan.counts.matching ?? 0;
     // Two spare words in case the gate turns one down.
     const spares = plan.vocabulary > 0 ? 2 : 0;
-    const vocabularyPool = writeVocabulary(ctx, plan.vocabulary + spares + matchingCount * plan.matchingPairs);
+    const vocabularyPool = writeVocabulary(
+      ctx,
+      plan.vocabulary + spares + matchingCount * plan.matchingPairs,
+    );
     const vocabulary = vocabularyPool.slice(0, plan.vocabulary + spares);
     // Matching uses other words than the vocabulary list when there are enough, so it is not a copy of it.
     const forMatching =
-      vocabularyPool.length - vocabulary.length >= 3 ? vocabularyPool.slice(vocabulary.length) : vocabularyPool;
+      vocabularyPool.length - vocabulary.length >= 3
+        ? vocabularyPool.slice(vocabulary.length)
+        : vocabularyPool;
 
     const written: Partial<Record<QuestionKind, Question[]>> = {};
     const writers: Array<[QuestionKind, (n: number) => Question[]]> = [

@@ -6,7 +6,9 @@ import { writeMultipleChoice, writeShortAnswer, writeTrueFalse } from './questio
 /** The passage in its own words: its most important sentences, in the order of the text. */
 export function keyPassages(ctx: WriterContext, count: number): string[] {
   const ranked = ctx.analysis.sentences
-    .filter((s) => s.words >= 6 && s.words <= 45 && !/[[\]]/.test(s.text) && /[.!?]["”’']?$/.test(s.text))
+    .filter(
+      (s) => s.words >= 6 && s.words <= 45 && !/[[\]]/.test(s.text) && /[.!?]["”’']?$/.test(s.text),
+    )
     .sort((a, b) => b.importance - a.importance)
     .slice(0, count * 3);
   // Spread the summary over the text: one sentence per stretch where possible.
@@ -94,7 +96,14 @@ export function writeLesson(
 
   const passages = keyPassages(ctx, young ? 3 : 5);
   const minutes = timeBudget(ctx.plan.durationMinutes, [5, 8, 15, 10, 10, 5]);
-  const [warm, vocab, reading, discussion, practice, exit] = minutes as [number, number, number, number, number, number];
+  const [warm, vocab, reading, discussion, practice, exit] = minutes as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const stopAndThink = discussionPrompts.slice(0, 3);
 
   const activities: LessonPlan['activities'] = [
@@ -119,15 +128,23 @@ export function writeLesson(
             'Pairs guess each meaning from the sentence, then check against the definition.',
             'Students write one new sentence using a word of their choice.',
           ]
-        : ['Students list unfamiliar words as they read and guess their meaning from the sentence around them.'],
+        : [
+            'Students list unfamiliar words as they read and guess their meaning from the sentence around them.',
+          ],
     },
     {
       title: 'Guided reading',
       minutes: reading,
       grouping: young ? 'whole class (teacher reads aloud)' : 'whole class, then pairs',
       steps: [
-        young ? 'Read the passage aloud while students follow along.' : 'Read the passage aloud or in pairs, pausing at the key passages.',
-        ...(passages.length ? [`Pause at: "${passages[0]}"${passages[1] ? ` and "${passages[1]}"` : ''} and ask students to restate them in their own words.`] : []),
+        young
+          ? 'Read the passage aloud while students follow along.'
+          : 'Read the passage aloud or in pairs, pausing at the key passages.',
+        ...(passages.length
+          ? [
+              `Pause at: "${passages[0]}"${passages[1] ? ` and "${passages[1]}"` : ''} and ask students to restate them in their own words.`,
+            ]
+          : []),
         ...(stopAndThink.length ? [`Stop-and-think: ${stopAndThink[0]}`] : []),
       ],
     },
@@ -136,7 +153,9 @@ export function writeLesson(
       minutes: discussion,
       grouping: 'small groups',
       steps: [
-        ...(stopAndThink.slice(1).length ? stopAndThink.slice(1) : ['Groups discuss the most important moment of the passage and why it matters.']),
+        ...(stopAndThink.slice(1).length
+          ? stopAndThink.slice(1)
+          : ['Groups discuss the most important moment of the passage and why it matters.']),
         'Each group shares one answer with the evidence that supports it.',
       ],
     },
@@ -167,16 +186,20 @@ export function writeLesson(
     ...writeShortAnswer(ctx, 2),
   ];
   const byKind = (kind: Question['kind']) => exitTicketSpares.filter((q) => q.kind === kind);
-  const exitTicket = [byKind('multiple_choice')[0], byKind('true_false')[0], byKind('short_answer')[0]].filter(
-    (q): q is Question => !!q,
-  );
+  const exitTicket = [
+    byKind('multiple_choice')[0],
+    byKind('true_false')[0],
+    byKind('short_answer')[0],
+  ].filter((q): q is Question => !!q);
 
   const lesson: LessonPlan = {
     durationMinutes: minutes.reduce((a, b) => a + b, 0),
     objectives,
     materialsNeeded: [
       `Copies of the text: ${topic}`,
-      ...(vocabulary.length ? ['Vocabulary cards (word on one side, sentence from the text on the other)'] : []),
+      ...(vocabulary.length
+        ? ['Vocabulary cards (word on one side, sentence from the text on the other)']
+        : []),
       'Exit ticket slips',
     ],
     keyPassages: passages,

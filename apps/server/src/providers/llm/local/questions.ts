@@ -53,7 +53,12 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
 
   if (ctx.analysis.prepared.isPlay) {
     const speakers = ctx.analysis.prepared.speakers;
-    const lines = pickSentences(ctx, Math.ceil(count / 2), { minWords: 5 }, (s) => !!s.speechQuote && s.opensSpeech);
+    const lines = pickSentences(
+      ctx,
+      Math.ceil(count / 2),
+      { minWords: 5 },
+      (s) => !!s.speechQuote && s.opensSpeech,
+    );
     for (const s of lines) {
       if (out.length >= Math.ceil(count / 2)) break;
       const others = shuffle(
@@ -91,7 +96,9 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
     } else if (s.speaker) {
       prompt = `Which answer completes ${s.speaker}'s line? ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
     } else {
-      const lead = young ? 'Which word fills the blank?' : 'Which answer completes this sentence from the text?';
+      const lead = young
+        ? 'Which word fills the blank?'
+        : 'Which answer completes this sentence from the text?';
       prompt = `${lead} ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
     }
     out.push({
@@ -114,10 +121,14 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
 type Alteration = { statement: string; how: string };
 
 /** A statement opening with a pronoun ("He left…") does not say who it is about. */
-const PRONOUN_SUBJECT = /^(?:he|she|it|they|this|that|these|those|his|her|its|their|him|them|there|such)\b/i;
+const PRONOUN_SUBJECT =
+  /^(?:he|she|it|they|this|that|these|those|his|her|its|their|him|them|there|such)\b/i;
 
 function replaceInStatement(statement: string, from: string, to: string): string | null {
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u');
+  const re = new RegExp(
+    `(?<![\\p{L}\\p{N}])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`,
+    'u',
+  );
   if (!re.test(statement)) return null;
   return statement.replace(re, to);
 }
@@ -137,7 +148,9 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     const changed = replaceInStatement(statement, token.value, matchCase(token.value, opposite));
     if (changed) out.push({ statement: changed, how: 'opposite' });
   }
-  const targets = targetsOf(s, ctx, 1).filter((t) => t.kind === 'person' || t.kind === 'place' || t.kind === 'number');
+  const targets = targetsOf(s, ctx, 1).filter(
+    (t) => t.kind === 'person' || t.kind === 'place' || t.kind === 'number',
+  );
   for (const target of targets) {
     const swap = target.distractors[0];
     if (!swap) continue;
@@ -148,8 +161,11 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
   if (out.length === 0) {
     try {
       const doc = nlpCompromise(statement);
-      const flipped = (s.negative ? doc.sentences().toPositive() : doc.sentences().toNegative()).text().trim();
-      if (flipped && normaliseForMatch(flipped) !== normaliseForMatch(statement)) out.push({ statement: flipped, how: 'negation' });
+      const flipped = (s.negative ? doc.sentences().toPositive() : doc.sentences().toNegative())
+        .text()
+        .trim();
+      if (flipped && normaliseForMatch(flipped) !== normaliseForMatch(statement))
+        out.push({ statement: flipped, how: 'negation' });
     } catch {
       // compromise could not parse the sentence; there is no alteration then.
     }
@@ -188,7 +204,13 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
           correction: line,
         });
       } else {
-        out.push({ id: nextId(), kind: 'true_false', prompt: line, answer: true, evidence: s.speechQuote });
+        out.push({
+          id: nextId(),
+          kind: 'true_false',
+          prompt: line,
+          answer: true,
+          evidence: s.speechQuote,
+        });
       }
       markUsed(ctx, s);
       wantFalse = !wantFalse;
@@ -196,7 +218,9 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
     }
     const statement = standAloneStatement(s);
     if (!statement) continue;
-    const options = wantFalse ? alterations(s, statement, ctx).filter((a) => !ctx.reference.contains(a.statement)) : [];
+    const options = wantFalse
+      ? alterations(s, statement, ctx).filter((a) => !ctx.reference.contains(a.statement))
+      : [];
     // Prefer a changed fact to a plain negation: it makes students read closely.
     const pick = options.find((a) => a.how !== 'negation') ?? options[0];
     if (wantFalse && pick) {
@@ -209,12 +233,19 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
         correction: statement,
       });
     } else {
-      out.push({ id: nextId(), kind: 'true_false', prompt: statement, answer: true, evidence: s.text });
+      out.push({
+        id: nextId(),
+        kind: 'true_false',
+        prompt: statement,
+        answer: true,
+        evidence: s.text,
+      });
     }
     markUsed(ctx, s);
     // Keep true and false statements about even.
     const falses = out.filter((q) => !q.answer).length;
-    wantFalse = falses < out.length - falses || (falses === out.length - falses && ctx.random() < 0.5);
+    wantFalse =
+      falses < out.length - falses || (falses === out.length - falses && ctx.random() < 0.5);
   }
   return out;
 }
@@ -247,7 +278,9 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
 /* ---------------------------------------------------------------------------------------- */
 
 const AUX = new Set(
-  'was were is are had has have could would should will shall might must can did does do may'.split(' '),
+  'was were is are had has have could would should will shall might must can did does do may'.split(
+    ' ',
+  ),
 );
 
 /** The subject at the start of a sentence: a noun phrase or a name, never a bare pronoun. */
@@ -256,7 +289,10 @@ function subjectEnd(tokens: Token[]): number {
   while (i < tokens.length && i < 7) {
     const t = tokens[i]!;
     if (t.pos === 'VERB' || t.pos === 'AUX') break;
-    if (!['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM', 'ADP'].includes(t.pos) && !(t.pos === 'PRON' && /^I$/.test(t.value))) {
+    if (
+      !['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM', 'ADP'].includes(t.pos) &&
+      !(t.pos === 'PRON' && /^I$/.test(t.value))
+    ) {
       return -1;
     }
     i += 1;
@@ -272,7 +308,10 @@ function subjectText(s: Sentence, end: number): string {
   const text = s.text.slice(0, s.tokens[end - 1]!.end);
   if (text === 'I') return 'the narrator';
   const first = s.tokens[0]!;
-  return decapitalise(text, first.pos === 'PROPN' || /^\p{Lu}\p{Ll}+$/u.test(first.value) === false);
+  return decapitalise(
+    text,
+    first.pos === 'PROPN' || /^\p{Lu}\p{Ll}+$/u.test(first.value) === false,
+  );
 }
 
 /** "Why did the captain leave the ship?" from "The captain left the ship because …". */
@@ -322,7 +361,9 @@ function whatQuestion(s: Sentence, ctx: WriterContext): { prompt: string; answer
   const tail = t[o] ? withoutFinalPunctuation(s.text.slice(t[o]!.start)).trim() : '';
   if (tail.split(/\s+/).length > 12 || /[,;:]/.test(tail)) return null;
   const subject = subjectText(s, end);
-  const personObject = [...ctx.analysis.names.values()].some((n) => n.kind === 'person' && n.name === object);
+  const personObject = [...ctx.analysis.names.values()].some(
+    (n) => n.kind === 'person' && n.name === object,
+  );
   const wh = personObject ? 'Who' : 'What';
   let prompt: string;
   if (aux.length) {
@@ -331,7 +372,8 @@ function whatQuestion(s: Sentence, ctx: WriterContext): { prompt: string; answer
   } else {
     const value = verb.value.toLowerCase();
     const lemma = verb.lemma.toLowerCase();
-    const doForm = value === lemma ? 'do' : value === `${lemma}s` || value === `${lemma}es` ? 'does' : 'did';
+    const doForm =
+      value === lemma ? 'do' : value === `${lemma}s` || value === `${lemma}es` ? 'does' : 'did';
     if (subject === 'the narrator' && doForm === 'do') return null;
     prompt = `${wh} ${doForm} ${subject} ${lemma}`;
   }
@@ -351,7 +393,13 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
     if (s.speaker) continue;
     const q = whyQuestion(s) ?? whatQuestion(s, ctx);
     if (!q) continue;
-    out.push({ id: nextId(), kind: 'short_answer', prompt: q.prompt, answer: q.answer, evidence: s.text });
+    out.push({
+      id: nextId(),
+      kind: 'short_answer',
+      prompt: q.prompt,
+      answer: q.answer,
+      evidence: s.text,
+    });
     markUsed(ctx, s);
   }
   // Topic questions on the passage's key phrases and people.
@@ -361,7 +409,10 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
     .slice(0, 8)
     .map((w) => w.lemma);
   const topics = [
-    ...[...ctx.analysis.names.values()].filter((n) => n.kind === 'person').sort((a, b) => b.count - a.count).map((n) => n.name),
+    ...[...ctx.analysis.names.values()]
+      .filter((n) => n.kind === 'person')
+      .sort((a, b) => b.count - a.count)
+      .map((n) => n.name),
     ...ctx.analysis.keyphrases,
     ...keyNouns,
   ];
@@ -369,11 +420,15 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
   for (const topic of topics) {
     if (out.length >= count * 2) break;
     // "Henry" and "Clerval" are one person: ask about him once.
-    if (asked.has(topic) || [...(ctx.analysis.aliases.get(topic) ?? [])].some((a) => asked.has(a))) continue;
+    if (asked.has(topic) || [...(ctx.analysis.aliases.get(topic) ?? [])].some((a) => asked.has(a)))
+      continue;
     asked.add(topic);
-    const mentions = (x: Sentence) => new RegExp(`\\b${topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(x.text);
+    const mentions = (x: Sentence) =>
+      new RegExp(`\\b${topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(x.text);
     // A narrated sentence tells a fact about the topic better than a line of dialogue.
-    const s = pickSentences(ctx, 1, { noQuotes: true }, mentions)[0] ?? pickSentences(ctx, 1, {}, mentions)[0];
+    const s =
+      pickSentences(ctx, 1, { noQuotes: true }, mentions)[0] ??
+      pickSentences(ctx, 1, {}, mentions)[0];
     if (!s) continue;
     const isPerson = ctx.analysis.names.get(topic)?.kind === 'person';
     const variant = asked.size % 3;
@@ -424,7 +479,8 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     .sort((a, b) => b.count - a.count)
     .map((n) => n.name);
   const themes = ctx.analysis.keyphrases.filter((k) => !people.includes(k));
-  const has = (word: string) => (s: Sentence) => new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(s.text);
+  const has = (word: string) => (s: Sentence) =>
+    new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(s.text);
 
   const makers: Array<() => DiscussionQuestion | null> = [];
   people.slice(0, 3).forEach((person) => {
@@ -467,7 +523,10 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     });
   });
   makers.push(() => {
-    const s = pickSentences(ctx, 1, { maxWords: 45, prefer: (x) => 0.5 + Math.abs(x.sentiment) * 2 })[0];
+    const s = pickSentences(ctx, 1, {
+      maxWords: 45,
+      prefer: (x) => 0.5 + Math.abs(x.sentiment) * 2,
+    })[0];
     if (!s) return null;
     markUsed(ctx, s);
     const prompt =
@@ -478,7 +537,8 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       id: nextId(),
       kind: 'discussion',
       prompt,
-      answer: 'A strong answer names specific words or images in the sentence, says what mood or idea they create, and connects it to what is happening in the passage.',
+      answer:
+        'A strong answer names specific words or images in the sentence, says what mood or idea they create, and connects it to what is happening in the passage.',
       evidence: s.text,
     };
   });
@@ -494,7 +554,8 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       id: nextId(),
       kind: 'discussion',
       prompt,
-      answer: 'Any reasoned prediction is acceptable if it uses a clue from the end of the passage and explains how the clue points to it.',
+      answer:
+        'Any reasoned prediction is acceptable if it uses a clue from the end of the passage and explains how the clue points to it.',
       evidence: s.text,
     };
   });
@@ -515,7 +576,8 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
         id: nextId(),
         kind: 'discussion',
         prompt,
-        answer: 'A strong answer restates the sentence accurately in the student’s own words, explains why it matters in the passage, and supports the explanation with another detail from the text.',
+        answer:
+          'A strong answer restates the sentence accurately in the student’s own words, explains why it matters in the passage, and supports the explanation with another detail from the text.',
         evidence: s.text,
       };
     });
@@ -523,7 +585,10 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
 
   // Alternate the kinds of question (character, theme, craft, prediction) rather than asking about three characters in a row.
   const personMakers = makers.slice(0, Math.min(3, people.length));
-  const themeMakers = makers.slice(personMakers.length, personMakers.length + Math.min(3, themes.length));
+  const themeMakers = makers.slice(
+    personMakers.length,
+    personMakers.length + Math.min(3, themes.length),
+  );
   const otherMakers = makers.slice(personMakers.length + themeMakers.length);
   const ordered: typeof makers = [];
   for (let i = 0; i < 6; i++) {
@@ -548,7 +613,11 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
  * Matching: vocabulary words to their meanings in context; without enough vocabulary, words
  * to the sentences of the text they complete (or, in plays, characters to their lines).
  */
-export function writeMatching(ctx: WriterContext, count: number, vocabulary: VocabularyItem[]): MatchingQuestion[] {
+export function writeMatching(
+  ctx: WriterContext,
+  count: number,
+  vocabulary: VocabularyItem[],
+): MatchingQuestion[] {
   const out: MatchingQuestion[] = [];
   const pairsWanted = ctx.plan.matchingPairs;
   const used = new Set<string>();
@@ -556,7 +625,11 @@ export function writeMatching(ctx: WriterContext, count: number, vocabulary: Voc
     const items = vocabulary.filter((v) => !used.has(v.term)).slice(0, pairsWanted);
     if (items.length >= 3) {
       items.forEach((v) => used.add(v.term));
-      const pairs = items.map((v) => ({ left: v.term, right: capitalise(v.definition), evidence: v.context }));
+      const pairs = items.map((v) => ({
+        left: v.term,
+        right: capitalise(v.definition),
+        evidence: v.context,
+      }));
       out.push({
         id: nextId(),
         kind: 'matching',
@@ -570,13 +643,23 @@ export function writeMatching(ctx: WriterContext, count: number, vocabulary: Voc
       continue;
     }
     if (ctx.analysis.prepared.isPlay) {
-      const lines = pickSentences(ctx, pairsWanted * 2, { minWords: 5, maxWords: 30 }, (s) => !!s.speechQuote && s.opensSpeech);
+      const lines = pickSentences(
+        ctx,
+        pairsWanted * 2,
+        { minWords: 5, maxWords: 30 },
+        (s) => !!s.speechQuote && s.opensSpeech,
+      );
       const bySpeaker = new Map<string, Sentence>();
-      for (const s of lines) if (s.speaker && !bySpeaker.has(s.speaker)) bySpeaker.set(s.speaker, s);
+      for (const s of lines)
+        if (s.speaker && !bySpeaker.has(s.speaker)) bySpeaker.set(s.speaker, s);
       const chosen = [...bySpeaker.values()].slice(0, pairsWanted);
       if (chosen.length >= 3) {
         chosen.forEach((s) => markUsed(ctx, s));
-        const pairs = chosen.map((s) => ({ left: s.speaker!, right: quote(s.text), evidence: s.speechQuote! }));
+        const pairs = chosen.map((s) => ({
+          left: s.speaker!,
+          right: quote(s.text),
+          evidence: s.speechQuote!,
+        }));
         out.push({
           id: nextId(),
           kind: 'matching',
@@ -593,9 +676,19 @@ export function writeMatching(ctx: WriterContext, count: number, vocabulary: Voc
     const pairs: MatchingQuestion['pairs'] = [];
     for (const s of pickSentences(ctx, pairsWanted * 3, { maxWords: 28 })) {
       if (pairs.length >= pairsWanted) break;
-      const target = targetsOf(s, ctx, 0).find((t) => t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective');
-      if (!target || pairs.some((p) => normaliseForMatch(p.left) === normaliseForMatch(target.answer))) continue;
-      pairs.push({ left: target.answer, right: quote(replaceSpan(s, target.start, target.end, BLANK)), evidence: s.text });
+      const target = targetsOf(s, ctx, 0).find(
+        (t) => t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective',
+      );
+      if (
+        !target ||
+        pairs.some((p) => normaliseForMatch(p.left) === normaliseForMatch(target.answer))
+      )
+        continue;
+      pairs.push({
+        left: target.answer,
+        right: quote(replaceSpan(s, target.start, target.end, BLANK)),
+        evidence: s.text,
+      });
       markUsed(ctx, s, target.answer);
     }
     if (pairs.length < 3) break;

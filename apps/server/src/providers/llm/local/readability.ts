@@ -3,13 +3,19 @@ export function syllables(word: string): number {
   let w = word.toLowerCase().replace(/[^a-z]/g, '');
   if (!w) return /\d/.test(word) ? Math.max(1, word.replace(/\D/g, '').length) : 0;
   if (w.length <= 3) return 1;
-  w = w.replace(/(?:[^laeiouy]es|[^laeiouy]ed|[^laeiouy]e)$/, (m) => m.slice(0, 1)).replace(/^y/, '');
+  w = w
+    .replace(/(?:[^laeiouy]es|[^laeiouy]ed|[^laeiouy]e)$/, (m) => m.slice(0, 1))
+    .replace(/^y/, '');
   const groups = w.match(/[aeiouy]{1,2}/g);
   return Math.max(1, groups?.length ?? 1);
 }
 
 /** Flesch–Kincaid grade level. */
-export function fleschKincaidGrade(words: number, sentences: number, syllableCount: number): number {
+export function fleschKincaidGrade(
+  words: number,
+  sentences: number,
+  syllableCount: number,
+): number {
   if (words === 0 || sentences === 0) return 0;
   return 0.39 * (words / sentences) + 11.8 * (syllableCount / words) - 15.59;
 }

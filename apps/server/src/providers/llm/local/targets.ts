@@ -1,6 +1,6 @@
 import { containsPhrase, normaliseForMatch } from '../quality.js';
 import { describeWord, type NameKind, type Sentence, type WordInfo } from './analyse.js';
-import { insideQuotes, replaceSpan, shuffle, type WriterContext } from './common.js';
+import { insideQuotes, shuffle, type WriterContext } from './common.js';
 
 /**
  * A word or name of a sentence that a question can ask for, with distractors of the same kind
@@ -86,8 +86,15 @@ function nameTargets(sentence: Sentence, ctx: WriterContext): Target[] {
     const sameKind = ctx.analysis.namesByKind.get(info.kind) ?? [];
     const aliases = ctx.analysis.aliases.get(info.name);
     const pool = sameKind.filter((n) => n !== info.name && !aliases?.has(n));
-    const kind: Target['kind'] = info.kind === 'person' ? 'person' : info.kind === 'place' ? 'place' : 'name';
-    const target = { answer: info.name, start: span.start, end: span.end, kind, distractors: [] as string[] };
+    const kind: Target['kind'] =
+      info.kind === 'person' ? 'person' : info.kind === 'place' ? 'place' : 'name';
+    const target = {
+      answer: info.name,
+      start: span.start,
+      end: span.end,
+      kind,
+      distractors: [] as string[],
+    };
     target.distractors = keepValid(sentence, target, pool, ctx);
     out.push(target);
   }
@@ -103,21 +110,41 @@ function numberTargets(sentence: Sentence, ctx: WriterContext): Target[] {
     const digits = /^\d{1,4}$/.test(value);
     if (!digits && !NUMBER_WORDS.includes(lower)) continue;
     if (sentence.tokens.filter((t) => t.value === value).length !== 1) continue;
-    const fromText = [...ctx.analysis.numbers.keys()].filter((n) => /^\d/.test(n) === digits && n !== lower);
+    const fromText = [...ctx.analysis.numbers.keys()].filter(
+      (n) => /^\d/.test(n) === digits && n !== lower,
+    );
     let near: string[];
     if (digits) {
       const n = Number(value);
-      const deltas = n >= 1000 ? [1, -1, 10, -10, 2] : n >= 100 ? [10, -10, 50, 100, -50] : [1, 2, -1, 5, 10, -2];
-      near = deltas.map((d) => n + d).filter((x) => x > 0).map(String);
+      const deltas =
+        n >= 1000
+          ? [1, -1, 10, -10, 2]
+          : n >= 100
+            ? [10, -10, 50, 100, -50]
+            : [1, 2, -1, 5, 10, -2];
+      near = deltas
+        .map((d) => n + d)
+        .filter((x) => x > 0)
+        .map(String);
     } else {
       const i = NUMBER_WORDS.indexOf(lower);
-      near = [NUMBER_WORDS[i + 1], NUMBER_WORDS[i - 1], NUMBER_WORDS[i + 2], NUMBER_WORDS[i - 2]].filter(
-        (x): x is string => !!x,
-      );
+      near = [
+        NUMBER_WORDS[i + 1],
+        NUMBER_WORDS[i - 1],
+        NUMBER_WORDS[i + 2],
+        NUMBER_WORDS[i - 2],
+      ].filter((x): x is string => !!x);
     }
-    const cased = (s: string) => (/^\p{Lu}/u.test(value) ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+    const cased = (s: string) =>
+      /^\p{Lu}/u.test(value) ? s.charAt(0).toUpperCase() + s.slice(1) : s;
     const pool = [...fromText, ...near].map(cased);
-    const target = { answer: value, start: token.start, end: token.end, kind: 'number' as const, distractors: [] as string[] };
+    const target = {
+      answer: value,
+      start: token.start,
+      end: token.end,
+      kind: 'number' as const,
+      distractors: [] as string[],
+    };
     target.distractors = keepValid(sentence, target, pool, ctx);
     out.push(target);
   }
@@ -132,7 +159,8 @@ function inflectionOf(value: string, lemma: string, pos: string): Inflection {
   if (pos === 'NOUN') return v !== l && /s$/.test(v) ? 'plural' : 'base';
   if (v === l) return 'base';
   if (/ing$/.test(v)) return 'ing';
-  if (/s$/.test(v) && (v === `${l}s` || v === `${l}es` || v.replace(/ies$/, 'y') === l)) return 'third';
+  if (/s$/.test(v) && (v === `${l}s` || v === `${l}es` || v.replace(/ies$/, 'y') === l))
+    return 'third';
   return 'past';
 }
 
@@ -208,7 +236,14 @@ function wordTargets(sentence: Sentence, ctx: WriterContext): Array<Target & { s
       .slice(0, 30)
       .map((p) => p.form);
     const kind: Target['kind'] = pos === 'NOUN' ? 'noun' : pos === 'VERB' ? 'verb' : 'adjective';
-    const target = { answer: token.value, start: token.start, end: token.end, kind, distractors: [] as string[], score };
+    const target = {
+      answer: token.value,
+      start: token.start,
+      end: token.end,
+      kind,
+      distractors: [] as string[],
+      score,
+    };
     target.distractors = keepValid(sentence, target, pool, ctx);
     out.push(target);
   });
@@ -219,7 +254,11 @@ function wordTargets(sentence: Sentence, ctx: WriterContext): Array<Target & { s
  * The targets of a sentence with enough distractors, best first: names and numbers are the
  * clearest facts to ask about, then the sentence's most important noun, verb or adjective.
  */
-export function targetsOf(sentence: Sentence, ctx: WriterContext, needDistractors: number): Target[] {
+export function targetsOf(
+  sentence: Sentence,
+  ctx: WriterContext,
+  needDistractors: number,
+): Target[] {
   const all = [
     ...nameTargets(sentence, ctx).map((t) => ({ t, rank: t.kind === 'person' ? 3 : 2.5 })),
     ...numberTargets(sentence, ctx).map((t) => ({ t: t as Target, rank: 2 })),
@@ -229,7 +268,11 @@ export function targetsOf(sentence: Sentence, ctx: WriterContext, needDistractor
     })),
   ];
   return all
-    .filter(({ t }) => t.distractors.length >= needDistractors && !ctx.usedAnswers.has(normaliseForMatch(t.answer)))
+    .filter(
+      ({ t }) =>
+        t.distractors.length >= needDistractors &&
+        !ctx.usedAnswers.has(normaliseForMatch(t.answer)),
+    )
     .sort((a, b) => b.rank - a.rank + (ctx.random() - 0.5) * 0.6)
     .map(({ t }) => t);
 }

@@ -55,19 +55,32 @@ const LABEL =
 export function titleCaseName(name: string): string {
   return name
     .toLowerCase()
-    .replace(/(^|[\s-])([a-z])/g, (_m, space: string, letter: string) => space + letter.toUpperCase())
-    .replace(/\b(Of|The|De|La|Le)\b/g, (w, _x, offset: number) => (offset === 0 ? w : w.toLowerCase()));
+    .replace(
+      /(^|[\s-])([a-z])/g,
+      (_m, space: string, letter: string) => space + letter.toUpperCase(),
+    )
+    .replace(/\b(Of|The|De|La|Le)\b/g, (w, _x, offset: number) =>
+      offset === 0 ? w : w.toLowerCase(),
+    );
 }
 
 function isHeading(text: string): boolean {
   const words = text.split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  if (/^(chapter|stave|letter|book|part|act|scene|section|canto)\b[\s.:]*[\divxlc]*/i.test(text) && words.length <= 14) {
+  if (
+    /^(chapter|stave|letter|book|part|act|scene|section|canto)\b[\s.:]*[\divxlc]*/i.test(text) &&
+    words.length <= 14
+  ) {
     return true;
   }
   if (/^[IVXLC]+\.?$/.test(text) || /^\d+\.?$/.test(text)) return true;
   const letters = text.replace(/[^A-Za-z]/g, '');
-  if (letters.length > 0 && letters === letters.toUpperCase() && words.length <= 10 && !/[.!?]["”’)]?$/.test(text)) {
+  if (
+    letters.length > 0 &&
+    letters === letters.toUpperCase() &&
+    words.length <= 10 &&
+    !/[.!?]["”’)]?$/.test(text)
+  ) {
     return true;
   }
   return words.length <= 8 && !/[.!?:;,"”’)\]]$/.test(text);
@@ -94,10 +107,12 @@ export function prepareText(raw: string): PreparedText {
   const labelCounts = new Map<string, number>();
   for (const block of blocks) {
     const name = LABEL.exec(block)?.[1];
-    if (name && !HONORIFICS.has(name.toUpperCase())) labelCounts.set(name, (labelCounts.get(name) ?? 0) + 1);
+    if (name && !HONORIFICS.has(name.toUpperCase()))
+      labelCounts.set(name, (labelCounts.get(name) ?? 0) + 1);
   }
   const speakerish = [...labelCounts.entries()].filter(
-    ([name, count]) => (name === name.toUpperCase() && name.replace(/[^A-Z]/g, '').length >= 2) || count >= 3,
+    ([name, count]) =>
+      (name === name.toUpperCase() && name.replace(/[^A-Z]/g, '').length >= 2) || count >= 3,
   );
   const speechCount = speakerish.reduce((sum, [, c]) => sum + c, 0);
   const isPlay = speakerish.length >= 2 && speechCount >= 8 && speechCount >= blocks.length * 0.3;
@@ -128,12 +143,22 @@ export function prepareText(raw: string): PreparedText {
         // Skip a stage direction that opens the speech: "[Gravely.] In a hand-bag."
         const direction = /^\[[^\]]{0,120}\]\s*/.exec(rest);
         if (direction) contentStart += direction[0].length;
-        paragraphs.push({ full: block, contentStart, speaker: titleCaseName(label[1]), kind: 'speech' });
+        paragraphs.push({
+          full: block,
+          contentStart,
+          speaker: titleCaseName(label[1]),
+          kind: 'speech',
+        });
         pendingSpeaker = undefined;
         continue;
       }
       if (pendingSpeaker && !isHeading(block)) {
-        paragraphs.push({ full: block, contentStart: 0, speaker: titleCaseName(pendingSpeaker), kind: 'speech' });
+        paragraphs.push({
+          full: block,
+          contentStart: 0,
+          speaker: titleCaseName(pendingSpeaker),
+          kind: 'speech',
+        });
         pendingSpeaker = undefined;
         continue;
       }

@@ -6,21 +6,37 @@ import { syllables } from './readability.js';
 import { frequencyOf, senseInContext } from './wordnet.js';
 
 /** How familiar (WordNet corpus frequency) and long a vocabulary word should be at a level. */
-function band(level: number): { minFamiliarity: number; maxFamiliarity: number; minLength: number; minSyllables: number } {
+function band(level: number): {
+  minFamiliarity: number;
+  maxFamiliarity: number;
+  minLength: number;
+  minSyllables: number;
+} {
   if (level <= 2) return { minFamiliarity: 2, maxFamiliarity: 40, minLength: 4, minSyllables: 1 };
   if (level <= 5) return { minFamiliarity: 1, maxFamiliarity: 15, minLength: 5, minSyllables: 2 };
   if (level <= 8) return { minFamiliarity: 0, maxFamiliarity: 6, minLength: 6, minSyllables: 2 };
   return { minFamiliarity: 0, maxFamiliarity: 3, minLength: 6, minSyllables: 2 };
 }
 
-const LABELS: Record<WordInfo['pos'], string> = { NOUN: 'noun', VERB: 'verb', ADJ: 'adjective', ADV: 'adverb' };
+const LABELS: Record<WordInfo['pos'], string> = {
+  NOUN: 'noun',
+  VERB: 'verb',
+  ADJ: 'adjective',
+  ADV: 'adverb',
+};
 
 /** Clean first clause of a WordNet definition, short enough for a student. */
 function tidyDefinition(definition: string): string {
   // WordNet sometimes opens with a note on usage ("primarily temporal sense; …"): keep the meaning.
   const parts = definition.split(/\s*;\s*/).filter(Boolean);
-  const meaning = parts.find((p) => !/\bsense\b|^(?:primarily|usually|often|used|especially)\b|^\(/i.test(p)) ?? parts[0] ?? definition;
-  let d = meaning.replace(/\s*\([^)]*\)\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  const meaning =
+    parts.find((p) => !/\bsense\b|^(?:primarily|usually|often|used|especially)\b|^\(/i.test(p)) ??
+    parts[0] ??
+    definition;
+  let d = meaning
+    .replace(/\s*\([^)]*\)\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (d.length > 160) {
     const cut = d.slice(0, 160);
     d = cut.slice(0, Math.max(cut.lastIndexOf(','), 80)).replace(/[;,]\s*$/, '');
@@ -55,11 +71,17 @@ export function writeVocabulary(ctx: WriterContext, count: number): VocabularyIt
       const d = describeWord(info);
       if (d.familiarity < minFamiliarity || d.familiarity > maxFamiliarity) continue;
       // A tagging slip ("subject" read as an adjective) shows as a word far more common in another part of speech.
-      const others = (['noun', 'verb', 'adj', 'adv'] as const).filter((p) => p !== wordNetPos(info.pos));
+      const others = (['noun', 'verb', 'adj', 'adv'] as const).filter(
+        (p) => p !== wordNetPos(info.pos),
+      );
       if (others.some((p) => frequencyOf(info.lemma, p) > 3 * d.familiarity + 5)) continue;
       const focus = ctx.plan.focusTerms.includes(info.lemma) ? 2 : 1;
       const posWeight = info.pos === 'ADV' ? 0.6 : info.pos === 'VERB' ? 0.9 : 1;
-      candidates.push({ info, score: weight * Math.log2(1 + info.count) * posWeight * focus * (1 + info.lemma.length / 20) });
+      candidates.push({
+        info,
+        score:
+          weight * Math.log2(1 + info.count) * posWeight * focus * (1 + info.lemma.length / 20),
+      });
     }
     if (candidates.length >= count * 2) break;
   }
@@ -71,8 +93,9 @@ export function writeVocabulary(ctx: WriterContext, count: number): VocabularyIt
     if (out.length >= count) break;
     if (seen.has(info.lemma)) continue;
     const sentence =
-      pickSentences(ctx, 1, { minWords: 5, maxWords: 50 }, (s) => info.sentences.includes(s.index))[0] ??
-      ctx.analysis.sentences.find((s) => s.index === info.sentences[0]);
+      pickSentences(ctx, 1, { minWords: 5, maxWords: 50 }, (s) =>
+        info.sentences.includes(s.index),
+      )[0] ?? ctx.analysis.sentences.find((s) => s.index === info.sentences[0]);
     if (!sentence) continue;
     const sense = senseInContext(info.lemma, wordNetPos(info.pos), sentence.text);
     if (!sense?.definition) continue;
@@ -80,7 +103,8 @@ export function writeVocabulary(ctx: WriterContext, count: number): VocabularyIt
     // A definition that uses the word itself teaches nothing.
     if (new RegExp(`\\b${info.lemma}`, 'i').test(definition)) continue;
     const form = [...info.forms.keys()].find((f) => containsPhrase(sentence.text, f)) ?? info.lemma;
-    const term = containsPhrase(sentence.text, info.lemma) || form.startsWith(info.lemma) ? info.lemma : form;
+    const term =
+      containsPhrase(sentence.text, info.lemma) || form.startsWith(info.lemma) ? info.lemma : form;
     seen.add(info.lemma);
     out.push({ term, partOfSpeech: LABELS[info.pos], definition, context: sentence.text });
   }

@@ -188,7 +188,13 @@ function parseDataLine(line: string, pos: WordNetPos): Synset | null {
   };
 }
 
-const POS_CODES: Record<string, WordNetPos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+const POS_CODES: Record<string, WordNetPos> = {
+  n: 'noun',
+  v: 'verb',
+  a: 'adj',
+  s: 'adj',
+  r: 'adv',
+};
 
 /** The senses of a word, most frequent first. */
 export function sensesOf(lemma: string, pos: WordNetPos): Synset[] {
@@ -271,7 +277,12 @@ export function lexFileOf(lemma: string, pos: WordNetPos): number {
 
 let senseLines: string[] | undefined;
 const frequencyCache = new Map<string, number>();
-const SS_TYPES: Record<WordNetPos, string[]> = { noun: ['1'], verb: ['2'], adj: ['3', '5'], adv: ['4'] };
+const SS_TYPES: Record<WordNetPos, string[]> = {
+  noun: ['1'],
+  verb: ['2'],
+  adj: ['3', '5'],
+  adv: ['4'],
+};
 
 /**
  * How often the word occurs in WordNet's sense-tagged corpus (SemCor), summed over its senses
@@ -286,7 +297,9 @@ export function frequencyOf(lemma: string, pos: WordNetPos): number {
   if (cached !== undefined) return cached;
   if (!senseLines) {
     const dir = dictDir();
-    senseLines = dir ? readFileSync(path.join(dir, 'index.sense'), 'latin1').split('\n').filter(Boolean) : [];
+    senseLines = dir
+      ? readFileSync(path.join(dir, 'index.sense'), 'latin1').split('\n').filter(Boolean)
+      : [];
   }
   const prefix = `${key}%`;
   let lo = 0;
