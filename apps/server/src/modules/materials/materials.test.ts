@@ -241,7 +241,7 @@ describe('materials API', () => {
       post('generatematerial', form({ setId: set._id }), stranger.auth),
     ];
     for (const res of await Promise.all(attempts)) {
-      expect(res.statusCode, res.request?.url ?? '').toBe(404);
+      expect(res.statusCode, res.body).toBe(404);
       expect(res.json().errors.code).toBe('NOT_FOUND');
     }
     // A stranger's material cannot be moved into my folder either.
