@@ -13,7 +13,11 @@ import type { Route } from './+types/create-set';
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: materialsCss }];
 
 export function meta() {
-  return seo({ title: 'Add Folder', description: 'Add a folder for your materials.', noindex: true });
+  return seo({
+    title: 'Add Folder',
+    description: 'Add a folder for your materials.',
+    noindex: true,
+  });
 }
 
 export function clientLoader(args: Route.ClientLoaderArgs) {
@@ -38,7 +42,9 @@ export default function CreateSetRoute() {
   return (
     <div className="container page-narrow create-set">
       <h1>Add Folder</h1>
-      <p className="lead">Folders keep your quizzes, tests and other materials together, by class, unit or book.</p>
+      <p className="lead">
+        Folders keep your quizzes, tests and other materials together, by class, unit or book.
+      </p>
       <form
         className="card"
         onSubmit={(event) => {
@@ -63,7 +69,11 @@ export default function CreateSetRoute() {
         </div>
         <ErrorBox message={create.isError ? errorMessage(create.error) : null} />
         <div className="button-row">
-          <button type="submit" className="button button-primary" disabled={create.isPending || !name.trim()}>
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={create.isPending || !name.trim()}
+          >
             {create.isPending ? <span className="spinner" aria-hidden="true" /> : null}
             Create Folder
           </button>

@@ -9,7 +9,11 @@ import type { Route } from './+types/dashboard';
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: materialsCss }];
 
 export function meta() {
-  return seo({ title: 'Dashboard', description: 'Your assistant, your generator and your folders.', noindex: true });
+  return seo({
+    title: 'Dashboard',
+    description: 'Your assistant, your generator and your folders.',
+    noindex: true,
+  });
 }
 
 export function clientLoader(args: Route.ClientLoaderArgs) {

@@ -20,7 +20,8 @@ export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: mate
 export function meta() {
   return seo({
     title: 'Material Generator',
-    description: 'Create quizzes, tests, lessons and worksheets from any text, with answer keys checked against it.',
+    description:
+      'Create quizzes, tests, lessons and worksheets from any text, with answer keys checked against it.',
     noindex: true,
   });
 }
@@ -75,20 +76,21 @@ export default function MaterialGeneratorRoute() {
       <header className="page-head">
         <h1>Material Generator</h1>
         <p className="lead">
-          Paste a text or start from a chapter, choose a grade and a type, and get a material whose answers are checked
-          against the text.
+          Paste a text or start from a chapter, choose a grade and a type, and get a material whose
+          answers are checked against the text.
         </p>
       </header>
       {fromChapter && chapter.isPending ? <Loading label="Loading the chapter text…" /> : null}
       {fromChapter && chapter.isError ? (
         <p className="alert alert-info" role="status">
-          We could not load the text of this chapter ({errorMessage(chapter.error)}). You can paste the text instead.
+          We could not load the text of this chapter ({errorMessage(chapter.error)}). You can paste
+          the text instead.
         </p>
       ) : null}
       {chapter.data ? (
         <p className="alert alert-info" role="status">
-          Filled in from <strong>{chapter.data.data.book.title}</strong>: {chapter.data.data.chapter.title}. Choose a grade and a
-          type, then generate.
+          Filled in from <strong>{chapter.data.data.book.title}</strong>:{' '}
+          {chapter.data.data.chapter.title}. Choose a grade and a type, then generate.
         </p>
       ) : null}
       <GenerationForm

@@ -10,7 +10,11 @@ import type { Route } from './+types/material-print';
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: materialsCss }];
 
 export function meta() {
-  return seo({ title: 'Print material', description: 'A printable copy of a material.', noindex: true });
+  return seo({
+    title: 'Print material',
+    description: 'A printable copy of a material.',
+    noindex: true,
+  });
 }
 
 export function clientLoader() {

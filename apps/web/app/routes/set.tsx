@@ -1,7 +1,12 @@
 import { Link, useParams } from 'react-router';
 import { ErrorBox } from '../components/ui/error-box';
 import { Loading } from '../components/ui/loading';
-import { GenerationForm, MaterialList, useMaterialSet, useMaterialSets } from '../features/materials';
+import {
+  GenerationForm,
+  MaterialList,
+  useMaterialSet,
+  useMaterialSets,
+} from '../features/materials';
 import { ApiClientError, errorMessage } from '../lib/api';
 import { requireSession } from '../lib/guard';
 import { seo } from '../lib/seo';
@@ -41,11 +46,16 @@ export default function SetRoute() {
     );
   }
   if (set.isError) {
-    const missing = set.error instanceof ApiClientError && (set.error.status === 404 || set.error.status === 400);
+    const missing =
+      set.error instanceof ApiClientError && (set.error.status === 404 || set.error.status === 400);
     return (
       <div className="container page-narrow">
         <h1>{missing ? 'Folder not found' : 'Something went wrong'}</h1>
-        {missing ? <p>This folder does not exist or is not yours.</p> : <ErrorBox message={errorMessage(set.error)} />}
+        {missing ? (
+          <p>This folder does not exist or is not yours.</p>
+        ) : (
+          <ErrorBox message={errorMessage(set.error)} />
+        )}
         <Link className="button button-primary" to="/dashboard">
           Back to the dashboard
         </Link>
@@ -57,7 +67,8 @@ export default function SetRoute() {
   return (
     <div className="container page materials-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/dashboard">Dashboard</Link> <span aria-hidden="true">/</span> <span aria-current="page">{folder.name}</span>
+        <Link to="/dashboard">Dashboard</Link> <span aria-hidden="true">/</span>{' '}
+        <span aria-current="page">{folder.name}</span>
       </nav>
       <header className="page-head">
         <h1>{folder.name}</h1>
@@ -67,9 +78,16 @@ export default function SetRoute() {
       </header>
       <details className="card generate-into" open={folder.materialCount === 0}>
         <summary>Create a material in this folder</summary>
-        <GenerationForm {...(sets.data ? { sets: sets.data.data } : {})} defaultSetId={folder._id} />
+        <GenerationForm
+          {...(sets.data ? { sets: sets.data.data } : {})}
+          defaultSetId={folder._id}
+        />
       </details>
-      <MaterialList setId={folder._id} heading="Materials in this folder" {...(sets.data ? { sets: sets.data.data } : {})} />
+      <MaterialList
+        setId={folder._id}
+        heading="Materials in this folder"
+        {...(sets.data ? { sets: sets.data.data } : {})}
+      />
     </div>
   );
 }

@@ -22,26 +22,38 @@ export const materialKeys = {
 /* Fetchers                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-export const getMaterialTypes = () => apiRequest<string[]>('/materials/getavailablematerialtypes', { auth: false });
+export const getMaterialTypes = () =>
+  apiRequest<string[]>('/materials/getavailablematerialtypes', { auth: false });
 
 export const getMaterialSets = () =>
-  apiRequest<{ materialSets: { data: MaterialSet[]; count: number } }>('/materials/getusersmaterialsets', {
-    query: { limit: 100 },
-  }).then((a) => a.materialSets);
+  apiRequest<{ materialSets: { data: MaterialSet[]; count: number } }>(
+    '/materials/getusersmaterialsets',
+    {
+      query: { limit: 100 },
+    },
+  ).then((a) => a.materialSets);
 
 export const getMaterialSet = (id: string) =>
-  apiRequest<{ data: MaterialSet }>('/materials/getmaterialset', { query: { id } }).then((a) => a.data);
+  apiRequest<{ data: MaterialSet }>('/materials/getmaterialset', { query: { id } }).then(
+    (a) => a.data,
+  );
 
 export const getMaterials = (setId?: string) =>
-  apiRequest<{ generatedMaterials: { data: Material[]; count: number } }>('/materials/getusersmaterials', {
-    query: { setId, limit: 100 },
-  }).then((a) => a.generatedMaterials);
+  apiRequest<{ generatedMaterials: { data: Material[]; count: number } }>(
+    '/materials/getusersmaterials',
+    {
+      query: { setId, limit: 100 },
+    },
+  ).then((a) => a.generatedMaterials);
 
 export const getMaterial = (id: string) =>
   apiRequest<{ data: Material }>('/materials/getmaterial', { query: { id } }).then((a) => a.data);
 
 export const generateMaterial = (input: GenerateMaterialInput) =>
-  apiRequest<{ materialId: string }>('/materials/generatematerial', { method: 'POST', body: input });
+  apiRequest<{ materialId: string }>('/materials/generatematerial', {
+    method: 'POST',
+    body: input,
+  });
 
 export const checkGeneration = (id: string) =>
   apiRequest<CheckGenerationAnswer>('/materials/checkgeneration', { method: 'POST', body: { id } });
@@ -55,7 +67,10 @@ export interface ChapterAnswer {
 }
 
 export const getChapter = (bookUrl: string, chapterUrl: string) =>
-  apiRequest<ChapterAnswer>('/getgutenbergbookchapter', { query: { url: bookUrl, chapterUrl }, auth: false });
+  apiRequest<ChapterAnswer>('/getgutenbergbookchapter', {
+    query: { url: bookUrl, chapterUrl },
+    auth: false,
+  });
 
 /* ------------------------------------------------------------------------------------------ */
 /* Hooks                                                                                       */
@@ -76,7 +91,11 @@ export function useMaterialSets(enabled = true) {
 }
 
 export function useMaterialSet(id: string) {
-  return useQuery({ queryKey: materialKeys.set(id), queryFn: () => getMaterialSet(id), retry: false });
+  return useQuery({
+    queryKey: materialKeys.set(id),
+    queryFn: () => getMaterialSet(id),
+    retry: false,
+  });
 }
 
 const isUnfinished = (m: Material) => m.status === 'pending' || m.status === 'running';
@@ -99,7 +118,10 @@ export function useCreateSet() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (name: string) =>
-      apiRequest<{ data: MaterialSet }>('/materials/createset', { method: 'POST', body: { name } }).then((a) => a.data),
+      apiRequest<{ data: MaterialSet }>('/materials/createset', {
+        method: 'POST',
+        body: { name },
+      }).then((a) => a.data),
     onSuccess: () => client.invalidateQueries({ queryKey: materialKeys.sets }),
   });
 }
@@ -107,7 +129,8 @@ export function useCreateSet() {
 export function useDeleteSet() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('/materials/deletematerialset', { method: 'POST', body: { _id: id } }),
+    mutationFn: (id: string) =>
+      apiRequest('/materials/deletematerialset', { method: 'POST', body: { _id: id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: materialKeys.all }),
   });
 }
@@ -115,7 +138,8 @@ export function useDeleteSet() {
 export function useDeleteMaterial() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('/materials/deletegeneratedmaterial', { method: 'POST', body: { id } }),
+    mutationFn: (id: string) =>
+      apiRequest('/materials/deletegeneratedmaterial', { method: 'POST', body: { id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: materialKeys.all }),
   });
 }
@@ -124,7 +148,10 @@ export function useMoveMaterial() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, setId }: { id: string; setId: string | null }) =>
-      apiRequest<{ data: Material }>('/materials/movegeneratedmaterial', { method: 'POST', body: { id, setId } }),
+      apiRequest<{ data: Material }>('/materials/movegeneratedmaterial', {
+        method: 'POST',
+        body: { id, setId },
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: materialKeys.all }),
   });
 }
@@ -133,15 +160,25 @@ export function useMoveMaterial() {
  * Downloads an export (the API needs the bearer token, so a plain link will not do): fetches
  * the file and saves it under the server's file name.
  */
-export async function downloadExport(id: string, format: 'docx' | 'txt', copy: 'teacher' | 'student' = 'teacher') {
+export async function downloadExport(
+  id: string,
+  format: 'docx' | 'txt',
+  copy: 'teacher' | 'student' = 'teacher',
+) {
   const token = readStoredToken();
   const response = await fetch(apiPath('/materials/exportmaterial', { id, format, copy }), {
     headers: token ? { authorization: `Bearer ${token}` } : {},
     cache: 'no-store',
   });
   if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { errors?: { message?: string; code?: string } } | null;
-    throw new ApiClientError(body?.errors?.message ?? 'The export failed.', response.status, body?.errors?.code ?? 'UNKNOWN');
+    const body = (await response.json().catch(() => null)) as {
+      errors?: { message?: string; code?: string };
+    } | null;
+    throw new ApiClientError(
+      body?.errors?.message ?? 'The export failed.',
+      response.status,
+      body?.errors?.code ?? 'UNKNOWN',
+    );
   }
   const disposition = response.headers.get('content-disposition') ?? '';
   const name = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];

@@ -69,7 +69,13 @@ export function useGeneration(options: { onStarted?: () => void; onFailed?: () =
   const start = useCallback(
     async (input: GenerateMaterialInput) => {
       window.clearTimeout(timer.current);
-      setState({ phase: 'generating', log: 'Generating…', error: null, needsSubscription: false, materialId: null });
+      setState({
+        phase: 'generating',
+        log: 'Generating…',
+        error: null,
+        needsSubscription: false,
+        materialId: null,
+      });
       try {
         const { materialId } = await generateMaterial(input);
         callbacks.current.onStarted?.();

@@ -1,7 +1,7 @@
 import type { LessonPlan, Question, VocabularyItem } from '@chapterwise/shared';
 import type { GenerationRequest } from '../types.js';
 import type { WriterContext } from './common.js';
-import { writeMultipleChoice, writeShortAnswer, writeTrueFalse } from './questions.js';
+import { themePhrase, writeMultipleChoice, writeShortAnswer, writeTrueFalse } from './questions.js';
 
 /** The passage in its own words: its most important sentences, in the order of the text. */
 export function keyPassages(ctx: WriterContext, count: number): string[] {
@@ -90,7 +90,7 @@ export function writeLesson(
         ? `explain what the passage shows about ${themes[0]!.toLowerCase()}`
         : 'identify the main idea of the passage',
     level >= 6
-      ? `support an interpretation of ${themes[0]?.toLowerCase() ?? 'the passage'} with a quotation from the text`
+      ? `support an interpretation of ${themes[0] ? themePhrase(themes[0], ctx) : 'the passage'} with a quotation from the text`
       : 'answer questions about the text using details from it',
   ];
 
@@ -113,7 +113,7 @@ export function writeLesson(
       grouping: 'whole class',
       steps: [
         themes.length
-          ? `Ask: "What do you already know or think about ${themes[0]!.toLowerCase()}?" Take three or four answers.`
+          ? `Ask: "What do you already know or think about ${themePhrase(themes[0]!, ctx)}?" Take three or four answers.`
           : `Show the title "${topic}" and ask students to predict what the passage will be about.`,
         'Share the learning objectives and write them on the board.',
       ],

@@ -122,7 +122,7 @@ type Alteration = { statement: string; how: string };
 
 /** A statement opening with a pronoun ("He left…") does not say who it is about. */
 const PRONOUN_SUBJECT =
-  /^(?:he|she|it|they|this|that|these|those|his|her|its|their|him|them|there|such)\b/i;
+  /^(?:he|she|it|they|this|that|these|those|his|her|its|their|him|them|there|such|and|but|or|nor|yet|for|so|then)\b/i;
 
 function replaceInStatement(statement: string, from: string, to: string): string | null {
   const re = new RegExp(
@@ -457,7 +457,7 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
 const ABSTRACT_LEXFILES = new Set([4, 7, 9, 10, 12, 16, 22, 26]);
 
 /** "the storm", but "happiness" and "friends" without an article. */
-function themePhrase(theme: string, ctx: WriterContext): string {
+export function themePhrase(theme: string, ctx: WriterContext): string {
   const t = theme.toLowerCase();
   if (t.includes(' ') || /s$/.test(t)) return t.includes(' ') ? `the ${t}` : t;
   const info = ctx.analysis.words.get(`NOUN:${t}`);

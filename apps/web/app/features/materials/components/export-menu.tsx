@@ -34,7 +34,12 @@ export function ExportMenu({ materialId, name }: { materialId: string; name: str
     try {
       await downloadExport(materialId, format);
     } catch (error) {
-      toast({ title: 'Export failed', message: errorMessage(error), tone: 'error', durationMs: 5000 });
+      toast({
+        title: 'Export failed',
+        message: errorMessage(error),
+        tone: 'error',
+        durationMs: 5000,
+      });
     } finally {
       setBusy(false);
     }

@@ -25,7 +25,12 @@ export function FolderSidebar() {
     if (!pending) return;
     remove.mutate(pending._id, {
       onSuccess: () => {
-        toast({ title: 'Folder Deleted', message: `“${pending.name}” was deleted. Its materials are kept.`, tone: 'success', durationMs: 4000 });
+        toast({
+          title: 'Folder Deleted',
+          message: `“${pending.name}” was deleted. Its materials are kept.`,
+          tone: 'success',
+          durationMs: 4000,
+        });
         setPending(null);
       },
       onError: (error) => {
@@ -44,14 +49,21 @@ export function FolderSidebar() {
       </Link>
       {sets.isPending ? <Loading label="Loading folders…" /> : null}
       {sets.isError ? <ErrorBox message={errorMessage(sets.error)} /> : null}
-      {sets.data && sets.data.data.length === 0 ? <p className="empty-state">{MATERIAL_MESSAGES.noFolders}</p> : null}
+      {sets.data && sets.data.data.length === 0 ? (
+        <p className="empty-state">{MATERIAL_MESSAGES.noFolders}</p>
+      ) : null}
       {sets.data && sets.data.data.length > 0 ? (
         <ul className="folder-list">
           {sets.data.data.map((set) => (
             <li key={set._id} className="folder-card">
               <div className="folder-name">
                 <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-                  <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" fill="none" stroke="currentColor" strokeWidth="1.8" />
+                  <path
+                    d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="1.8"
+                  />
                 </svg>
                 <span>
                   <strong>{set.name}</strong>
@@ -61,10 +73,19 @@ export function FolderSidebar() {
                 </span>
               </div>
               <div className="folder-actions">
-                <Link className="button button-ghost button-sm" to={`/set/${set._id}`} aria-label={`Open ${set.name}`}>
+                <Link
+                  className="button button-ghost button-sm"
+                  to={`/set/${set._id}`}
+                  aria-label={`Open ${set.name}`}
+                >
                   Open
                 </Link>
-                <button type="button" className="icon-button icon-button-danger" aria-label={`Delete folder ${set.name}`} onClick={() => setPending(set)}>
+                <button
+                  type="button"
+                  className="icon-button icon-button-danger"
+                  aria-label={`Delete folder ${set.name}`}
+                  onClick={() => setPending(set)}
+                >
                   <TrashIcon />
                 </button>
               </div>

@@ -45,7 +45,12 @@ const SUBJECT_SUGGESTIONS = [
  * reads 'Generating' and the form is locked; the log says 'Finished' when done; errors show in
  * a red box. A user without credits or subscription sees the form locked and the notice.
  */
-export function GenerationForm({ defaultSetId = null, sets, prefill, importSlot }: GenerationFormProps) {
+export function GenerationForm({
+  defaultSetId = null,
+  sets,
+  prefill,
+  importSlot,
+}: GenerationFormProps) {
   const { user, setUser } = useSession();
   const types = useMaterialTypes();
   const [name, setName] = useState('');
@@ -56,15 +61,28 @@ export function GenerationForm({ defaultSetId = null, sets, prefill, importSlot 
   const [descriptionText, setDescriptionText] = useState('');
   const [setId, setSetId] = useState<string>(defaultSetId ?? '');
   const formRef = useRef<HTMLFormElement>(null);
-  const ids = { name: useId(), subject: useId(), grade: useId(), type: useId(), ref: useId(), desc: useId(), set: useId(), subjects: useId(), refHint: useId(), descHint: useId() };
+  const ids = {
+    name: useId(),
+    subject: useId(),
+    grade: useId(),
+    type: useId(),
+    ref: useId(),
+    desc: useId(),
+    set: useId(),
+    subjects: useId(),
+    refHint: useId(),
+    descHint: useId(),
+  };
 
   const generation = useGeneration({
     // The server took a credit on start and gives it back when a generation fails; mirror it.
     onStarted: () => {
-      if (user && !user.isSubscribed) setUser({ ...user, generationCredits: Math.max(0, user.generationCredits - 1) });
+      if (user && !user.isSubscribed)
+        setUser({ ...user, generationCredits: Math.max(0, user.generationCredits - 1) });
     },
     onFailed: () => {
-      if (user && !user.isSubscribed) setUser({ ...user, generationCredits: user.generationCredits + 1 });
+      if (user && !user.isSubscribed)
+        setUser({ ...user, generationCredits: user.generationCredits + 1 });
     },
   });
 
@@ -104,7 +122,9 @@ export function GenerationForm({ defaultSetId = null, sets, prefill, importSlot 
   };
 
   const append = (text: string) =>
-    setReferenceText((current) => (current.trim() ? `${current.trimEnd()}\n\n${text.trim()}` : text.trim()));
+    setReferenceText((current) =>
+      current.trim() ? `${current.trimEnd()}\n\n${text.trim()}` : text.trim(),
+    );
 
   return (
     <form
@@ -164,7 +184,12 @@ export function GenerationForm({ defaultSetId = null, sets, prefill, importSlot 
           </div>
           <div className="field">
             <label htmlFor={ids.grade}>Grade</label>
-            <select id={ids.grade} required value={grade} onChange={(e) => setGrade(e.target.value)}>
+            <select
+              id={ids.grade}
+              required
+              value={grade}
+              onChange={(e) => setGrade(e.target.value)}
+            >
               <option value="">Select a grade</option>
               {GRADES.map((g) => (
                 <option key={g} value={g}>
@@ -211,7 +236,8 @@ export function GenerationForm({ defaultSetId = null, sets, prefill, importSlot 
           />
           <p id={ids.refHint} className={`field-hint${tooLong ? ' text-error' : ''}`}>
             Recommended: every question and answer is checked against this text.{' '}
-            {referenceText.length.toLocaleString('en-US')} / {MATERIAL_LIMITS.referenceTextChars.toLocaleString('en-US')} characters
+            {referenceText.length.toLocaleString('en-US')} /{' '}
+            {MATERIAL_LIMITS.referenceTextChars.toLocaleString('en-US')} characters
             {tooLong ? ' — too long: use one chapter or a shorter passage.' : '.'}
           </p>
           {importSlot ? <div className="import-slot">{importSlot(append, locked)}</div> : null}
@@ -228,12 +254,17 @@ export function GenerationForm({ defaultSetId = null, sets, prefill, importSlot 
             placeholder='For example: "10 questions, true/false only" or "a 60-minute lesson with 8 vocabulary words"'
           />
           <p id={ids.descHint} className="field-hint">
-            Optional. Say how many questions and of which kinds, the lesson length, or what to focus on.
+            Optional. Say how many questions and of which kinds, the lesson length, or what to focus
+            on.
           </p>
         </div>
       </fieldset>
       <div className="generation-submit">
-        <button type="submit" className="button button-primary button-lg" disabled={locked || tooLong}>
+        <button
+          type="submit"
+          className="button button-primary button-lg"
+          disabled={locked || tooLong}
+        >
           {generating ? <span className="spinner" aria-hidden="true" /> : null}
           {generating ? 'Generating' : 'Generate Material'}
         </button>

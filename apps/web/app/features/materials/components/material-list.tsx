@@ -50,9 +50,14 @@ function MoveSelect({ material, sets }: { material: Material; sets: MaterialSet[
             {
               onSuccess: () => {
                 const to = sets.find((s) => s._id === setId)?.name;
-                toast({ message: to ? `Moved to ${to}.` : 'Removed from its folder.', tone: 'success', durationMs: 4000 });
+                toast({
+                  message: to ? `Moved to ${to}.` : 'Removed from its folder.',
+                  tone: 'success',
+                  durationMs: 4000,
+                });
               },
-              onError: (error) => toast({ message: errorMessage(error), tone: 'error', durationMs: 5000 }),
+              onError: (error) =>
+                toast({ message: errorMessage(error), tone: 'error', durationMs: 5000 }),
             },
           );
         }}
@@ -114,7 +119,12 @@ export function MaterialCard({
         </div>
       </div>
       {document ? (
-        <div className="material-output" tabIndex={0} role="region" aria-label={`Output of ${material.name}`}>
+        <div
+          className="material-output"
+          tabIndex={0}
+          role="region"
+          aria-label={`Output of ${material.name}`}
+        >
           <MaterialView document={document} showTitle={false} />
         </div>
       ) : (
@@ -125,7 +135,9 @@ export function MaterialCard({
             </p>
           ) : null}
           <p className="muted">{MATERIAL_MESSAGES.notCompleted}</p>
-          {material.status === 'failed' && material.error ? <ErrorBox message={material.error} /> : null}
+          {material.status === 'failed' && material.error ? (
+            <ErrorBox message={material.error} />
+          ) : null}
         </div>
       )}
       {sets ? <MoveSelect material={material} sets={sets} /> : null}
@@ -137,7 +149,15 @@ export function MaterialCard({
  * 'Your Materials' (spec §2): the cards, the empty state, and the delete modal with its
  * 4-second 'Material Deleted' toast.
  */
-export function MaterialList({ setId, sets, heading = 'Your Materials' }: { setId?: string; sets?: MaterialSet[]; heading?: string }) {
+export function MaterialList({
+  setId,
+  sets,
+  heading = 'Your Materials',
+}: {
+  setId?: string;
+  sets?: MaterialSet[];
+  heading?: string;
+}) {
   const materials = useMaterials(setId);
   const remove = useDeleteMaterial();
   const toast = useToast();
@@ -174,7 +194,12 @@ export function MaterialList({ setId, sets, heading = 'Your Materials' }: { setI
       {materials.data && materials.data.data.length > 0 ? (
         <ul className="material-cards">
           {materials.data.data.map((m) => (
-            <MaterialCard key={m._id} material={m} {...(sets ? { sets } : {})} onDelete={setPending} />
+            <MaterialCard
+              key={m._id}
+              material={m}
+              {...(sets ? { sets } : {})}
+              onDelete={setPending}
+            />
           ))}
         </ul>
       ) : null}

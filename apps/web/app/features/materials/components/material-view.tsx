@@ -18,10 +18,7 @@ function QuestionBody({ question, student }: { question: Question; student: bool
         <ol className="mv-choices" type="A">
           {question.choices.map((choice, i) => (
             <li key={i}>
-              <span className="mv-letter">
-                {choiceLetter(i)}.
-              </span>{' '}
-              {choice}
+              <span className="mv-letter">{choiceLetter(i)}.</span> {choice}
             </li>
           ))}
         </ol>
@@ -29,9 +26,21 @@ function QuestionBody({ question, student }: { question: Question; student: bool
     case 'true_false':
       return <p className="mv-tf">True / False</p>;
     case 'short_answer':
-      return student ? <div className="mv-lines" aria-hidden="true"><span /><span /></div> : null;
+      return student ? (
+        <div className="mv-lines" aria-hidden="true">
+          <span />
+          <span />
+        </div>
+      ) : null;
     case 'discussion':
-      return student ? <div className="mv-lines" aria-hidden="true"><span /><span /><span /><span /></div> : null;
+      return student ? (
+        <div className="mv-lines" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+          <span />
+        </div>
+      ) : null;
     case 'matching': {
       const order = orderOf(question);
       return (
@@ -44,9 +53,7 @@ function QuestionBody({ question, student }: { question: Question; student: bool
           <ol type="A">
             {order.map((pairIndex, i) => (
               <li key={i}>
-                <span className="mv-letter">
-                  {choiceLetter(i)}.
-                </span>{' '}
+                <span className="mv-letter">{choiceLetter(i)}.</span>{' '}
                 {question.pairs[pairIndex]?.right}
               </li>
             ))}
@@ -61,7 +68,8 @@ function QuestionBody({ question, student }: { question: Question; student: bool
 
 /** The key of one question with the quotes that prove it. */
 function KeyItem({ question, number }: { question: Question; number: number }) {
-  const falseWithCorrection = question.kind === 'true_false' && !question.answer && question.correction;
+  const falseWithCorrection =
+    question.kind === 'true_false' && !question.answer && question.correction;
   return (
     <li value={number}>
       <strong>{answerText(question)}</strong>
@@ -95,7 +103,13 @@ export interface MaterialViewProps {
  * A material as a teacher reads it: title, instructions, lesson plan, vocabulary, numbered
  * questions with lettered choices by part, then the answer key apart, with evidence quotes.
  */
-export function MaterialView({ document, copy = 'teacher', keyOpen = false, titleLevel = 3, showTitle = true }: MaterialViewProps) {
+export function MaterialView({
+  document,
+  copy = 'teacher',
+  keyOpen = false,
+  titleLevel = 3,
+  showTitle = true,
+}: MaterialViewProps) {
   const student = copy === 'student';
   const Title = titleLevel === 2 ? 'h2' : 'h3';
   const Sub = titleLevel === 2 ? 'h3' : 'h4';
@@ -112,11 +126,17 @@ export function MaterialView({ document, copy = 'teacher', keyOpen = false, titl
     <article className="material-view">
       {showTitle ? <Title className="mv-title">{document.title}</Title> : null}
       <p className="mv-meta">
-        {[document.grade && `Grade: ${document.grade}`, document.subject && `Subject: ${document.subject}`, `Type: ${document.type}`]
+        {[
+          document.grade && `Grade: ${document.grade}`,
+          document.subject && `Subject: ${document.subject}`,
+          `Type: ${document.type}`,
+        ]
           .filter(Boolean)
           .join(' · ')}
       </p>
-      {student ? <p className="mv-name">Name: ______________________ &nbsp; Date: ____________</p> : null}
+      {student ? (
+        <p className="mv-name">Name: ______________________ &nbsp; Date: ____________</p>
+      ) : null}
       {document.instructions ? (
         <p className="mv-instructions">
           <strong>Instructions:</strong> {document.instructions}
@@ -158,7 +178,10 @@ export function MaterialView({ document, copy = 'teacher', keyOpen = false, titl
           <ol className="mv-activities">
             {lesson.activities.map((a) => (
               <li key={a.title}>
-                <strong>{a.title}</strong> <span className="muted">({a.minutes} min{a.grouping ? `, ${a.grouping}` : ''})</span>
+                <strong>{a.title}</strong>{' '}
+                <span className="muted">
+                  ({a.minutes} min{a.grouping ? `, ${a.grouping}` : ''})
+                </span>
                 <ul>
                   {a.steps.map((s) => (
                     <li key={s}>{s}</li>
@@ -201,7 +224,8 @@ export function MaterialView({ document, copy = 'teacher', keyOpen = false, titl
             {document.vocabulary.map((v) => (
               <div key={v.term}>
                 <dt>
-                  {v.term} {v.partOfSpeech ? <span className="muted">({v.partOfSpeech})</span> : null}
+                  {v.term}{' '}
+                  {v.partOfSpeech ? <span className="muted">({v.partOfSpeech})</span> : null}
                 </dt>
                 <dd>
                   {v.definition}
@@ -220,13 +244,17 @@ export function MaterialView({ document, copy = 'teacher', keyOpen = false, titl
             <Sub>
               Part {s + 1}: {section.title}
             </Sub>
-            {section.instructions ? <p className="mv-section-instructions">{section.instructions}</p> : null}
+            {section.instructions ? (
+              <p className="mv-section-instructions">{section.instructions}</p>
+            ) : null}
             <ol className="mv-questions">
               {section.questions.map((q) => {
                 const n = numberOf(q);
                 return (
                   <li key={q.id} value={n}>
-                    <p className="mv-prompt">{q.kind === 'true_false' ? `True or false: ${q.prompt}` : q.prompt}</p>
+                    <p className="mv-prompt">
+                      {q.kind === 'true_false' ? `True or false: ${q.prompt}` : q.prompt}
+                    </p>
                     <QuestionBody question={q} student={student} />
                   </li>
                 );
@@ -244,7 +272,9 @@ export function MaterialView({ document, copy = 'teacher', keyOpen = false, titl
               const n = numberOf(q);
               return (
                 <li key={q.id} value={n}>
-                  <p className="mv-prompt">{q.kind === 'true_false' ? `True or false: ${q.prompt}` : q.prompt}</p>
+                  <p className="mv-prompt">
+                    {q.kind === 'true_false' ? `True or false: ${q.prompt}` : q.prompt}
+                  </p>
                   <QuestionBody question={q} student={student} />
                 </li>
               );
@@ -275,7 +305,9 @@ export function MaterialView({ document, copy = 'teacher', keyOpen = false, titl
         )
       ) : null}
       {document.generator.unverified && !student ? (
-        <p className="muted">No reference text was given, so these answers could not be checked against a text.</p>
+        <p className="muted">
+          No reference text was given, so these answers could not be checked against a text.
+        </p>
       ) : null}
     </article>
   );
