@@ -5,7 +5,7 @@ import {
   type Material,
   type MaterialSet,
 } from '@chapterwise/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiClientError, apiPath, apiRequest, readStoredToken } from '../../lib/api';
 
 /** Query keys of the materials feature. */
@@ -14,7 +14,7 @@ export const materialKeys = {
   types: ['materials', 'types'] as const,
   sets: ['materials', 'sets'] as const,
   set: (id: string) => ['materials', 'sets', id] as const,
-  list: (setId?: string) => ['materials', 'list', setId ?? 'all'] as const,
+  list: (setId?: string, limit = 24) => ['materials', 'list', setId ?? 'all', limit] as const,
   one: (id: string) => ['materials', 'one', id] as const,
 };
 
@@ -38,11 +38,11 @@ export const getMaterialSet = (id: string) =>
     (a) => a.data,
   );
 
-export const getMaterials = (setId?: string) =>
+export const getMaterials = (setId?: string, limit = 24) =>
   apiRequest<{ generatedMaterials: { data: Material[]; count: number } }>(
     '/materials/getusersmaterials',
     {
-      query: { setId, limit: 100 },
+      query: { setId, limit },
     },
   ).then((a) => a.generatedMaterials);
 
@@ -100,11 +100,12 @@ export function useMaterialSet(id: string) {
 
 const isUnfinished = (m: Material) => m.status === 'pending' || m.status === 'running';
 
-/** The user's materials; while any is still generating the list refreshes every 2 s. */
-export function useMaterials(setId?: string) {
+/** The user's newest materials (`limit` of them); while any is still generating the list refreshes every 2 s. */
+export function useMaterials(setId?: string, limit = 24) {
   return useQuery({
-    queryKey: materialKeys.list(setId),
-    queryFn: () => getMaterials(setId),
+    queryKey: materialKeys.list(setId, limit),
+    queryFn: () => getMaterials(setId, limit),
+    placeholderData: keepPreviousData,
     staleTime: 0,
     refetchInterval: (query) => (query.state.data?.data.some(isUnfinished) ? 2000 : false),
   });

@@ -158,7 +158,8 @@ export function MaterialList({
   sets?: MaterialSet[];
   heading?: string;
 }) {
-  const materials = useMaterials(setId);
+  const [limit, setLimit] = useState(24);
+  const materials = useMaterials(setId, limit);
   const remove = useDeleteMaterial();
   const toast = useToast();
   const [pending, setPending] = useState<Material | null>(null);
@@ -202,6 +203,19 @@ export function MaterialList({
             />
           ))}
         </ul>
+      ) : null}
+      {materials.data && materials.data.count > materials.data.data.length ? (
+        <div className="show-more">
+          <button
+            type="button"
+            className="button button-ghost"
+            disabled={materials.isFetching}
+            onClick={() => setLimit((l) => Math.min(100, l + 24))}
+          >
+            {materials.isFetching ? <span className="spinner" aria-hidden="true" /> : null}
+            Show more ({materials.data.count - materials.data.data.length} more)
+          </button>
+        </div>
       ) : null}
       <ConfirmDialog
         open={pending !== null}
