@@ -36,7 +36,8 @@ const EnvSchema = z.object({
   LLM_BASE_URL: z.url().optional(),
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
-  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** Seconds one model call may take (decimals allowed). */
+  LLM_TIMEOUT: z.coerce.number().min(0.1).max(600).default(60),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -120,7 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       baseUrl: e.LLM_BASE_URL,
       apiKey: e.LLM_API_KEY,
       model: e.LLM_MODEL,
-      timeoutMs: e.LLM_TIMEOUT_MS,
+      timeoutMs: Math.round(e.LLM_TIMEOUT * 1000),
     },
   };
 }

@@ -274,7 +274,7 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
       JOBS_ENABLED: 'true',
       LLM_BASE_URL: baseUrl,
       LLM_MODEL: 'test-model',
-      LLM_TIMEOUT_MS: '2000',
+      LLM_TIMEOUT: '2',
     });
     try {
       const { user, auth } = await createUser(t.app, { generationCredits: 1 });
