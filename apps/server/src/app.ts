@@ -17,6 +17,7 @@ import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { importsRoutes } from './modules/imports/imports.routes.js';
+import { registerMaterials } from './modules/materials/materials.module.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -101,6 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(newsletterRoutes, { prefix: '/api/v1' });
   await app.register(importsRoutes, { prefix: '/api/v1' });
   await app.register(booksRoutes, { prefix: '/api/v1' });
+  await registerMaterials(app);
 
   await app.register(webPlugin, {
     mode: webMode,

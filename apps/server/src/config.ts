@@ -62,6 +62,13 @@ const EnvSchema = z.object({
   /** LibreOffice's soffice for .ppt/.xls import: empty = look on PATH, `off` = never. */
   SOFFICE_PATH: z.string().default(''),
   PATH: z.string().default(''),
+  /** Material generator: 'local' (built-in, offline) or 'openai' (any OpenAI-compatible server). */
+  LLM_PROVIDER: z.enum(['local', 'openai']).optional(),
+  LLM_BASE_URL: z.url().optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  /** Seconds one model call may take (decimals allowed). */
+  LLM_TIMEOUT: z.coerce.number().min(0.1).max(600).default(60),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -86,6 +93,13 @@ export interface Config {
   rateLimitScale: number;
   /** LibreOffice's soffice, when installed and not switched off: .ppt/.xls import needs it. */
   sofficePath: string | null;
+  llm: {
+    provider: 'local' | 'openai';
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+    timeoutMs: number;
+  };
 }
 
 export type StorageConfig =
@@ -135,6 +149,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (sofficePath === undefined) {
     problems.push(`SOFFICE_PATH: no executable at ${e.SOFFICE_PATH}`);
   }
+  // Setting LLM_BASE_URL alone chooses the openai provider; it then needs a model name.
+  const llmProvider = e.LLM_PROVIDER ?? (e.LLM_BASE_URL ? 'openai' : 'local');
+  if (llmProvider === 'openai') {
+    if (!e.LLM_BASE_URL) problems.push('LLM_BASE_URL: required when LLM_PROVIDER is openai');
+    if (!e.LLM_MODEL) problems.push('LLM_MODEL: required when LLM_PROVIDER is openai');
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -176,6 +196,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { driver: 'local', dir: path.join(dataDir, 'uploads') },
     rateLimitScale: e.RATE_LIMIT_SCALE,
     sofficePath: sofficePath ?? null,
+    llm: {
+      provider: llmProvider,
+      baseUrl: e.LLM_BASE_URL,
+      apiKey: e.LLM_API_KEY,
+      model: e.LLM_MODEL,
+      timeoutMs: Math.round(e.LLM_TIMEOUT * 1000),
+    },
   };
 }
 

@@ -14,6 +14,11 @@ export default [
   route('books/:slug', 'routes/books.tsx', { id: 'books-filtered' }),
   route('book/:url', 'routes/book.tsx'),
   route('book/:url/:chapterUrl', 'routes/chapter.tsx'),
+  route('material-generator', 'routes/material-generator.tsx'),
+  route('dashboard', 'routes/dashboard.tsx'),
+  route('create-set', 'routes/create-set.tsx'),
+  route('set/:id', 'routes/set.tsx'),
+  route('material/:id/print', 'routes/material-print.tsx'),
   // Everything else, including the template-only paths the spec lists, is a real 404.
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -9,3 +9,4 @@ export * from './users.js';
 export * from './newsletter.js';
 export * from './imports.js';
 export * from './books.js';
+export * from './materials.js';

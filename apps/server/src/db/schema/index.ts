@@ -1,3 +1,4 @@
 export * from './users.js';
 export * from './newsletter.js';
 export * from './books.js';
+export * from './materials.js';

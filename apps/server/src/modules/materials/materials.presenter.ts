@@ -1,0 +1,31 @@
+import type { Material, MaterialSet } from '@chapterwise/shared';
+import type { GeneratedMaterialRow, MaterialSetRow } from '../../db/schema/index.js';
+
+/** A material in the spec's wire names. `output` is present only once the generation finished. */
+export function presentMaterial(row: GeneratedMaterialRow): Material {
+  return {
+    _id: row.id,
+    name: row.name,
+    grade: row.grade,
+    subject: row.subject,
+    type: row.type,
+    setId: row.setId,
+    referenceText: row.referenceText,
+    descriptionText: row.descriptionText,
+    bookUrl: row.bookUrl,
+    chapterUrl: row.chapterUrl,
+    createdAt: row.createdAt.toISOString(),
+    status: row.status,
+    ...(row.error ? { error: row.error } : {}),
+    ...(row.status === 'finished' && row.output ? { output: row.output } : {}),
+  };
+}
+
+export function presentSet(row: MaterialSetRow & { materialCount?: number }): MaterialSet {
+  return {
+    _id: row.id,
+    name: row.name,
+    createdAt: row.createdAt.toISOString(),
+    materialCount: row.materialCount ?? 0,
+  };
+}

@@ -1,0 +1,460 @@
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { MaterialOutput } from '@chapterwise/shared';
+import type { Db } from '../../db/client.js';
+import {
+  generatedMaterials,
+  materialSets,
+  users,
+  type GeneratedMaterialRow,
+  type MaterialSetRow,
+  type NewGeneratedMaterialRow,
+} from '../../db/schema/index.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (id: string) => UUID.test(id);
+
+export interface Page {
+  page: number;
+  limit: number;
+}
+
+/* ----------------------------------------------------------------------------------------- */
+/* Folders                                                                                     */
+/* ----------------------------------------------------------------------------------------- */
+
+export async function insertSet(db: Db, userId: string, name: string): Promise<MaterialSetRow> {
+  const [row] = await db.insert(materialSets).values({ userId, name }).returning();
+  return row!;
+}
+
+export async function findSet(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<MaterialSetRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(materialSets)
+    .where(and(eq(materialSets.id, id), eq(materialSets.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+/** A user's folders, newest first, each with how many materials it holds. */
+export async function listSets(
+  db: Db,
+  userId: string,
+  page: Page,
+): Promise<{ rows: Array<MaterialSetRow & { materialCount: number }>; count: number }> {
+  const materialCount = db
+    .select({ setId: generatedMaterials.setId, n: count().as('n') })
+    .from(generatedMaterials)
+    .where(eq(generatedMaterials.userId, userId))
+    .groupBy(generatedMaterials.setId)
+    .as('counts');
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: materialSets.id,
+        userId: materialSets.userId,
+        name: materialSets.name,
+        createdAt: materialSets.createdAt,
+        materialCount: sql<number>`coalesce(${materialCount.n}, 0)::int`,
+      })
+      .from(materialSets)
+      .leftJoin(materialCount, eq(materialCount.setId, materialSets.id))
+      .where(eq(materialSets.userId, userId))
+      .orderBy(desc(materialSets.createdAt), desc(materialSets.id))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit),
+    db.select({ n: count() }).from(materialSets).where(eq(materialSets.userId, userId)),
+  ]);
+  return {
+    rows: rows.map((r) => ({ ...r, materialCount: Number(r.materialCount) })),
+    count: total?.n ?? 0,
+  };
+}
+
+/** Deletes a folder; its materials stay, outside any folder. False when it is not the user's. */
+export async function deleteSet(db: Db, userId: string, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const deleted = await db
+    .delete(materialSets)
+    .where(and(eq(materialSets.id, id), eq(materialSets.userId, userId)))
+    .returning({ id: materialSets.id });
+  return deleted.length > 0;
+}
+
+/* ----------------------------------------------------------------------------------------- */
+/* Materials                                                                                   */
+/* ----------------------------------------------------------------------------------------- */
+
+export type NewMaterial = Pick<
+  NewGeneratedMaterialRow,
+  | 'name'
+  | 'grade'
+  | 'subject'
+  | 'type'
+  | 'referenceText'
+  | 'descriptionText'
+  | 'setId'
+  | 'bookUrl'
+  | 'chapterUrl'
+>;
+
+/**
+ * Takes one credit and records the pending material, in one transaction. The credit is taken
+ * by a single conditional UPDATE, so parallel starts can never spend more than the balance:
+ * subscribers are let through without a charge, others only while credits are above 0.
+ * Returns null when the user has neither credits nor a subscription.
+ */
+export async function startGeneration(
+  db: Db,
+  userId: string,
+  values: NewMaterial,
+): Promise<GeneratedMaterialRow | null> {
+  return db.transaction(async (tx) => {
+    const [payer] = await tx
+      .update(users)
+      .set({
+        generationCredits: sql`case when ${users.isSubscribed} then ${users.generationCredits} else ${users.generationCredits} - 1 end`,
+      })
+      .where(
+        and(eq(users.id, userId), or(eq(users.isSubscribed, true), gt(users.generationCredits, 0))),
+      )
+      .returning({ isSubscribed: users.isSubscribed });
+    if (!payer) return null;
+    const [row] = await tx
+      .insert(generatedMaterials)
+      .values({ ...values, userId, status: 'pending', charged: !payer.isSubscribed })
+      .returning();
+    return row!;
+  });
+}
+
+/** The user's own material. */
+export async function findOwnMaterial(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<GeneratedMaterialRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(generatedMaterials)
+    .where(and(eq(generatedMaterials.id, id), eq(generatedMaterials.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+/** A material anyone may see: a platform-made one. */
+export async function findPlatformMaterial(
+  db: Db,
+  id: string,
+): Promise<GeneratedMaterialRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(generatedMaterials)
+    .where(and(eq(generatedMaterials.id, id), eq(generatedMaterials.isPlatform, true)))
+    .limit(1);
+  return row;
+}
+
+export async function findMaterialById(
+  db: Db,
+  id: string,
+): Promise<GeneratedMaterialRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(generatedMaterials)
+    .where(eq(generatedMaterials.id, id))
+    .limit(1);
+  return row;
+}
+
+/** A user's materials, newest first, optionally in one folder. */
+export async function listMaterials(
+  db: Db,
+  userId: string,
+  options: Page & { setId?: string | undefined },
+): Promise<{ rows: GeneratedMaterialRow[]; count: number }> {
+  const where = and(
+    eq(generatedMaterials.userId, userId),
+    options.setId ? eq(generatedMaterials.setId, options.setId) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(generatedMaterials)
+      .where(where)
+      .orderBy(desc(generatedMaterials.createdAt), desc(generatedMaterials.id))
+      .limit(options.limit)
+      .offset((options.page - 1) * options.limit),
+    db.select({ n: count() }).from(generatedMaterials).where(where),
+  ]);
+  return { rows, count: total?.n ?? 0 };
+}
+
+/**
+ * Deletes a user's material. A material deleted before it finished gives its credit back
+ * (the teacher never got it). False when it is not the user's.
+ */
+export async function deleteMaterial(db: Db, userId: string, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(generatedMaterials)
+      .where(and(eq(generatedMaterials.id, id), eq(generatedMaterials.userId, userId)))
+      .returning({ charged: generatedMaterials.charged, status: generatedMaterials.status });
+    if (!row) return false;
+    if (row.charged && (row.status === 'pending' || row.status === 'running')) {
+      await tx
+        .update(users)
+        .set({ generationCredits: sql`${users.generationCredits} + 1` })
+        .where(eq(users.id, userId));
+    }
+    return true;
+  });
+}
+
+/** Moves a material into a folder (or out of any with null). */
+export async function moveMaterial(
+  db: Db,
+  userId: string,
+  id: string,
+  setId: string | null,
+): Promise<GeneratedMaterialRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .update(generatedMaterials)
+    .set({ setId, updatedAt: new Date() })
+    .where(and(eq(generatedMaterials.id, id), eq(generatedMaterials.userId, userId)))
+    .returning();
+  return row;
+}
+
+/* ----------------------------------------------------------------------------------------- */
+/* The generation job                                                                          */
+/* ----------------------------------------------------------------------------------------- */
+
+/**
+ * Claims a material for generation: pending ones, and running ones whose lease ran out (their
+ * worker died). The conditional UPDATE makes two workers never run the same material at once.
+ */
+export async function claimGeneration(
+  db: Db,
+  id: string,
+  leaseSeconds: number,
+  maxAttempts: number,
+): Promise<GeneratedMaterialRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .update(generatedMaterials)
+    .set({
+      status: 'running',
+      attempts: sql`${generatedMaterials.attempts} + 1`,
+      leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`,
+      startedAt: sql`coalesce(${generatedMaterials.startedAt}, now())`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(generatedMaterials.id, id),
+        lt(generatedMaterials.attempts, maxAttempts),
+        or(
+          eq(generatedMaterials.status, 'pending'),
+          and(
+            eq(generatedMaterials.status, 'running'),
+            lt(generatedMaterials.leaseUntil, sql`now()`),
+          ),
+        ),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Stores the output of a running generation. False when it was deleted meanwhile. */
+export async function finishGeneration(
+  db: Db,
+  id: string,
+  output: MaterialOutput,
+): Promise<boolean> {
+  const rows = await db
+    .update(generatedMaterials)
+    .set({
+      status: 'finished',
+      output,
+      error: null,
+      charged: false,
+      leaseUntil: null,
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(generatedMaterials.id, id), eq(generatedMaterials.status, 'running')))
+    .returning({ id: generatedMaterials.id });
+  return rows.length > 0;
+}
+
+/** Puts a generation back in the queue's hands after a transient error. */
+export async function releaseGeneration(db: Db, id: string): Promise<void> {
+  await db
+    .update(generatedMaterials)
+    .set({ status: 'pending', leaseUntil: null, updatedAt: sql`now()` })
+    .where(and(eq(generatedMaterials.id, id), eq(generatedMaterials.status, 'running')));
+}
+
+/**
+ * Marks a generation failed with its error and gives the credit back, exactly once (the row
+ * is locked, and `charged` is cleared in the same transaction); the stored error then says so.
+ * Returns whether a credit was refunded, or null when the material was not pending or running.
+ */
+export async function failGeneration(
+  db: Db,
+  id: string,
+  error: string,
+): Promise<{ refunded: boolean } | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({
+        status: generatedMaterials.status,
+        charged: generatedMaterials.charged,
+        userId: generatedMaterials.userId,
+      })
+      .from(generatedMaterials)
+      .where(eq(generatedMaterials.id, id))
+      .for('update');
+    if (!row || (row.status !== 'pending' && row.status !== 'running')) return null;
+    const refund = row.charged && !!row.userId;
+    await tx
+      .update(generatedMaterials)
+      .set({
+        status: 'failed',
+        error: refund ? `${error} Your credit has been given back.` : error,
+        charged: false,
+        leaseUntil: null,
+        finishedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(generatedMaterials.id, id));
+    if (refund) {
+      await tx
+        .update(users)
+        .set({ generationCredits: sql`${users.generationCredits} + 1` })
+        .where(eq(users.id, row.userId!));
+    }
+    return { refunded: refund };
+  });
+}
+
+/**
+ * Generations that need a worker: running ones whose lease expired (a crash or restart) and
+ * pending ones that have waited longer than `pendingSeconds` (their job was lost).
+ */
+export async function findStalledGenerations(
+  db: Db,
+  pendingSeconds: number,
+  limit = 100,
+): Promise<Array<Pick<GeneratedMaterialRow, 'id' | 'status' | 'attempts'>>> {
+  return db
+    .select({
+      id: generatedMaterials.id,
+      status: generatedMaterials.status,
+      attempts: generatedMaterials.attempts,
+    })
+    .from(generatedMaterials)
+    .where(
+      or(
+        and(
+          eq(generatedMaterials.status, 'running'),
+          or(lt(generatedMaterials.leaseUntil, sql`now()`), isNull(generatedMaterials.leaseUntil)),
+        ),
+        and(
+          eq(generatedMaterials.status, 'pending'),
+          lt(generatedMaterials.updatedAt, sql`now() - make_interval(secs => ${pendingSeconds})`),
+        ),
+      ),
+    )
+    .orderBy(generatedMaterials.updatedAt)
+    .limit(limit);
+}
+
+/** Marks stalled materials pending again so a worker can claim them. */
+export async function markPending(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(generatedMaterials)
+    .set({ status: 'pending', leaseUntil: null, updatedAt: sql`now()` })
+    .where(
+      and(
+        inArray(generatedMaterials.id, ids),
+        inArray(generatedMaterials.status, ['pending', 'running']),
+      ),
+    );
+}
+
+/* ----------------------------------------------------------------------------------------- */
+/* Platform-made materials for featured chapters                                              */
+/* ----------------------------------------------------------------------------------------- */
+
+export async function insertPlatformMaterial(
+  db: Db,
+  values: NewMaterial & { output: MaterialOutput },
+): Promise<GeneratedMaterialRow> {
+  const [row] = await db
+    .insert(generatedMaterials)
+    .values({
+      ...values,
+      isPlatform: true,
+      userId: null,
+      status: 'finished',
+      finishedAt: new Date(),
+      attempts: 1,
+    })
+    .returning();
+  return row!;
+}
+
+export async function listPlatformMaterials(
+  db: Db,
+  bookUrl: string,
+  chapterUrl: string,
+): Promise<GeneratedMaterialRow[]> {
+  return db
+    .select()
+    .from(generatedMaterials)
+    .where(
+      and(
+        eq(generatedMaterials.isPlatform, true),
+        eq(generatedMaterials.bookUrl, bookUrl),
+        eq(generatedMaterials.chapterUrl, chapterUrl),
+        eq(generatedMaterials.status, 'finished'),
+      ),
+    )
+    .orderBy(generatedMaterials.type, desc(generatedMaterials.createdAt))
+    .limit(50);
+}
+
+/** Removes a chapter's platform materials of one type (before they are made again). */
+export async function deletePlatformMaterials(
+  db: Db,
+  bookUrl: string,
+  chapterUrl: string,
+  type: string,
+): Promise<number> {
+  const rows = await db
+    .delete(generatedMaterials)
+    .where(
+      and(
+        eq(generatedMaterials.isPlatform, true),
+        eq(generatedMaterials.bookUrl, bookUrl),
+        eq(generatedMaterials.chapterUrl, chapterUrl),
+        eq(generatedMaterials.type, type),
+      ),
+    )
+    .returning({ id: generatedMaterials.id });
+  return rows.length;
+}

@@ -1,0 +1,288 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ChapterMaterialsQuerySchema,
+  CheckGenerationAnswerSchema,
+  CheckGenerationBodySchema,
+  CreateSetBodySchema,
+  DeleteMaterialBodySchema,
+  DeleteSetBodySchema,
+  ExportQuerySchema,
+  GenerateMaterialAnswerSchema,
+  GenerateMaterialBodySchema,
+  IdQuerySchema,
+  ListQuerySchema,
+  MaterialSchema,
+  MaterialSetSchema,
+  MaterialSetsAnswerSchema,
+  MaterialsAnswerSchema,
+  MaterialsQuerySchema,
+  MoveMaterialBodySchema,
+  WasSuccessfulSchema,
+  listOf,
+} from '@chapterwise/shared';
+import { requireUser } from '../../plugins/auth.js';
+import { availableMaterialTypes, type MaterialsService } from './materials.service.js';
+
+const tags = ['materials'];
+const security = [{ bearer: [] }];
+/**
+ * Answers carrying whole documents are built by the presenter from validated rows: documenting
+ * them with their zod schema is right, re-validating every question of every material on the
+ * way out is not (it cost more than the query on a page of 24).
+ */
+const trustedSerializer = () => (data: unknown) => JSON.stringify(data);
+
+/** The generation form carries up to a long chapter; the service answers 413 past its limit. */
+const GENERATE_BODY_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * The material generator's API (spec §7 Materials, shapes in api-shapes.md). Thin: parse,
+ * authorise, call the service, shape the answer.
+ */
+export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZod =>
+  async function materials(app) {
+    app.post(
+      '/materials/createset',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Add a folder',
+          body: CreateSetBodySchema,
+          response: { 201: z.object({ data: MaterialSetSchema }) },
+        },
+      },
+      async (request, reply) => {
+        const user = await requireUser(request);
+        const data = await service.createSet(user, request.body.name);
+        return reply.status(201).send({ data });
+      },
+    );
+
+    app.get(
+      '/materials/getusersmaterialsets',
+      {
+        schema: {
+          tags,
+          security,
+          summary: "The user's folders",
+          querystring: ListQuerySchema,
+          response: { 200: MaterialSetsAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = await requireUser(request);
+        reply.header('cache-control', 'no-store');
+        return { materialSets: await service.listSets(user, request.query) };
+      },
+    );
+
+    app.get(
+      '/materials/getmaterialset',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'One of the user’s folders',
+          querystring: IdQuerySchema,
+          response: { 200: z.object({ data: MaterialSetSchema }) },
+        },
+      },
+      async (request, reply) => {
+        const user = await requireUser(request);
+        reply.header('cache-control', 'no-store');
+        return { data: await service.getSet(user, request.query.id) };
+      },
+    );
+
+    app.post(
+      '/materials/deletematerialset',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete a folder (its materials are kept)',
+          body: DeleteSetBodySchema,
+          response: { 200: WasSuccessfulSchema },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(request);
+        await service.deleteSet(user, request.body._id);
+        return { wasSuccessful: true as const };
+      },
+    );
+
+    app.post(
+      '/materials/generatematerial',
+      {
+        bodyLimit: GENERATE_BODY_LIMIT,
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+        schema: {
+          tags,
+          security,
+          summary: 'Start a generation (takes one credit unless subscribed)',
+          body: GenerateMaterialBodySchema,
+          response: { 201: GenerateMaterialAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = await requireUser(request);
+        const answer = await service.startGeneration(user, request.body);
+        return reply.status(201).send(answer);
+      },
+    );
+
+    app.post(
+      '/materials/checkgeneration',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Whether a generation has finished',
+          body: CheckGenerationBodySchema,
+          response: { 200: CheckGenerationAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = await requireUser(request);
+        reply.header('cache-control', 'no-store');
+        return service.checkGeneration(user, request.body.id);
+      },
+    );
+
+    app.get(
+      '/materials/getusersmaterials',
+      {
+        serializerCompiler: trustedSerializer,
+        schema: {
+          tags,
+          security,
+          summary: "The user's materials, newest first (optionally of one folder)",
+          querystring: MaterialsQuerySchema,
+          response: { 200: MaterialsAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = await requireUser(request);
+        reply.header('cache-control', 'no-store');
+        return { generatedMaterials: await service.listMaterials(user, request.query) };
+      },
+    );
+
+    app.get(
+      '/materials/getmaterial',
+      {
+        serializerCompiler: trustedSerializer,
+        schema: {
+          tags,
+          summary: 'One material (own, or platform-made)',
+          querystring: IdQuerySchema,
+          response: { 200: z.object({ data: MaterialSchema }) },
+        },
+      },
+      async (request, reply) => {
+        const user = await request.currentUser();
+        reply.header('cache-control', 'no-store');
+        return { data: await service.getMaterial(user, request.query.id) };
+      },
+    );
+
+    app.post(
+      '/materials/deletegeneratedmaterial',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Delete a material',
+          body: DeleteMaterialBodySchema,
+          response: { 200: WasSuccessfulSchema },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(request);
+        await service.deleteMaterial(user, request.body.id);
+        return { wasSuccessful: true as const };
+      },
+    );
+
+    app.post(
+      '/materials/movegeneratedmaterial',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Move a material into a folder (setId null: out of any folder)',
+          body: MoveMaterialBodySchema,
+          response: { 200: z.object({ data: MaterialSchema }) },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(request);
+        return { data: await service.moveMaterial(user, request.body.id, request.body.setId) };
+      },
+    );
+
+    app.get(
+      '/materials/getavailablematerialtypes',
+      {
+        schema: {
+          tags,
+          summary: 'The material types on offer',
+          response: { 200: z.array(z.string()) },
+        },
+      },
+      async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        return availableMaterialTypes();
+      },
+    );
+
+    app.get(
+      '/materials/getavailablechaptermaterials',
+      {
+        serializerCompiler: trustedSerializer,
+        schema: {
+          tags,
+          summary: 'Materials the platform made for a featured chapter',
+          querystring: ChapterMaterialsQuerySchema,
+          response: { 200: listOf(MaterialSchema) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'public, max-age=60');
+        return service.chapterMaterials(request.query.bookUrl, request.query.chapterUrl);
+      },
+    );
+
+    app.get(
+      '/materials/exportmaterial',
+      {
+        schema: {
+          tags,
+          security,
+          summary: 'Download a material as Word (.docx) or raw text',
+          querystring: ExportQuerySchema,
+          produces: [
+            'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+            'text/plain',
+          ],
+        },
+      },
+      async (request, reply) => {
+        const user = await request.currentUser();
+        const { id, format, copy } = request.query;
+        const file = await service.exportMaterial(user, id, format, copy);
+        const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
+        reply
+          .header('content-type', file.contentType)
+          .header(
+            'content-disposition',
+            `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+          )
+          .header('cache-control', 'private, no-store');
+        return reply.send(file.body);
+      },
+    );
+  };

@@ -1,0 +1,363 @@
+import {
+  DEFAULT_MATERIAL_TYPES,
+  type GenerateMaterialBodySchema,
+  MATERIAL_LIMITS,
+  renderMaterialText,
+  type CheckGenerationAnswer,
+  type Material,
+  type MaterialDocument,
+  type MaterialOutput,
+  type MaterialSet,
+} from '@chapterwise/shared';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import type { UserRow } from '../../db/schema/index.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  payloadTooLarge,
+  paymentRequired,
+} from '../../lib/errors.js';
+import { GenerationError, type MaterialGenerator } from '../../providers/llm/index.js';
+import { countWords } from '../../providers/llm/local/text.js';
+import { exportDocx, exportFileName, exportText, type ExportCopy } from './materials.export.js';
+import { presentMaterial, presentSet } from './materials.presenter.js';
+import * as repo from './materials.repository.js';
+
+export const GENERATION_QUEUE = 'materials-generate';
+/** Runs a generation may take before it is given up (each a claim of the material). */
+export const MAX_ATTEMPTS = 3;
+
+export type GenerateMaterialBody = z.output<typeof GenerateMaterialBodySchema>;
+
+interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface MaterialsServiceDeps {
+  db: Db;
+  jobs: JobQueue;
+  generator: MaterialGenerator;
+  log: Logger;
+  /** How long a running generation holds its material before another worker may take it over. */
+  leaseSeconds: number;
+  /** Pending materials older than this are queued again by the sweep (their job was lost). */
+  pendingSeconds?: number;
+}
+
+/** The material types the generator offers (the spec's default list). */
+export function availableMaterialTypes(): string[] {
+  return [...DEFAULT_MATERIAL_TYPES];
+}
+
+/**
+ * Folders, materials and their generation. A generation takes one credit when it starts
+ * (never from a subscriber), runs as a background job, and gives the credit back if it fails.
+ */
+export class MaterialsService {
+  constructor(private readonly deps: MaterialsServiceDeps) {}
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  /* --------------------------------------------------------------------------------------- */
+  /* Folders                                                                                  */
+  /* --------------------------------------------------------------------------------------- */
+
+  async createSet(user: UserRow, name: string): Promise<MaterialSet> {
+    return presentSet({ ...(await repo.insertSet(this.db, user.id, name)), materialCount: 0 });
+  }
+
+  async listSets(user: UserRow, page: repo.Page): Promise<{ data: MaterialSet[]; count: number }> {
+    const { rows, count } = await repo.listSets(this.db, user.id, page);
+    return { data: rows.map(presentSet), count };
+  }
+
+  async getSet(user: UserRow, id: string): Promise<MaterialSet> {
+    const set = await repo.findSet(this.db, user.id, id);
+    if (!set) throw notFound('Folder not found.');
+    const { count } = await repo.listMaterials(this.db, user.id, { setId: id, page: 1, limit: 1 });
+    return presentSet({ ...set, materialCount: count });
+  }
+
+  /** Deletes a folder; its materials are kept, outside any folder. */
+  async deleteSet(user: UserRow, id: string): Promise<void> {
+    if (!(await repo.deleteSet(this.db, user.id, id))) throw notFound('Folder not found.');
+  }
+
+  /* --------------------------------------------------------------------------------------- */
+  /* Materials                                                                                */
+  /* --------------------------------------------------------------------------------------- */
+
+  async listMaterials(
+    user: UserRow,
+    options: repo.Page & { setId?: string | undefined },
+  ): Promise<{ data: Material[]; count: number }> {
+    if (options.setId && !(await repo.findSet(this.db, user.id, options.setId)))
+      throw notFound('Folder not found.');
+    const { rows, count } = await repo.listMaterials(this.db, user.id, options);
+    return { data: rows.map(presentMaterial), count };
+  }
+
+  /** One material: the user's own, or a platform-made one anyone may see. */
+  async getMaterial(user: UserRow | null, id: string): Promise<Material> {
+    const row =
+      (user ? await repo.findOwnMaterial(this.db, user.id, id) : undefined) ??
+      (await repo.findPlatformMaterial(this.db, id));
+    if (!row) throw notFound('Material not found.');
+    return presentMaterial(row);
+  }
+
+  async deleteMaterial(user: UserRow, id: string): Promise<void> {
+    if (!(await repo.deleteMaterial(this.db, user.id, id))) throw notFound('Material not found.');
+  }
+
+  async moveMaterial(user: UserRow, id: string, setId: string | null): Promise<Material> {
+    if (setId && !(await repo.findSet(this.db, user.id, setId)))
+      throw notFound('Folder not found.');
+    const row = await repo.moveMaterial(this.db, user.id, id, setId);
+    if (!row) throw notFound('Material not found.');
+    return presentMaterial(row);
+  }
+
+  async checkGeneration(user: UserRow, id: string): Promise<CheckGenerationAnswer> {
+    const row = await repo.findOwnMaterial(this.db, user.id, id);
+    if (!row) throw notFound('Material not found.');
+    return {
+      finished: row.status === 'finished',
+      status: row.status,
+      ...(row.error ? { error: row.error } : {}),
+    };
+  }
+
+  /** Materials the platform made for a featured chapter, for its chapter page. */
+  async chapterMaterials(
+    bookUrl: string,
+    chapterUrl: string,
+  ): Promise<{ data: Material[]; count: number }> {
+    const rows = await repo.listPlatformMaterials(this.db, bookUrl, chapterUrl);
+    return { data: rows.map(presentMaterial), count: rows.length };
+  }
+
+  async exportMaterial(
+    user: UserRow | null,
+    id: string,
+    format: 'docx' | 'txt',
+    copy: ExportCopy,
+  ): Promise<{ fileName: string; contentType: string; body: Buffer | string }> {
+    const row =
+      (user ? await repo.findOwnMaterial(this.db, user.id, id) : undefined) ??
+      (await repo.findPlatformMaterial(this.db, id));
+    if (!row) throw notFound('Material not found.');
+    if (row.status !== 'finished' || !row.output)
+      throw conflict('This material has not finished generating yet.');
+    const document = row.output.document;
+    if (format === 'txt') {
+      return {
+        fileName: exportFileName(row.name, row.type, 'txt', copy),
+        contentType: 'text/plain; charset=utf-8',
+        body: exportText(document, copy),
+      };
+    }
+    return {
+      fileName: exportFileName(row.name, row.type, 'docx', copy),
+      contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      body: await exportDocx(document, copy),
+    };
+  }
+
+  /* --------------------------------------------------------------------------------------- */
+  /* Generation                                                                               */
+  /* --------------------------------------------------------------------------------------- */
+
+  /** Checks the form beyond its schema; throws the 4xx a teacher should see. */
+  private validate(input: GenerateMaterialBody): { type: string } {
+    const types = availableMaterialTypes();
+    const type = types.find((t) => t.toLowerCase() === input.type.trim().toLowerCase());
+    if (!type) throw badRequest(`Invalid field "type": must be one of ${types.join(', ')}.`);
+    if (input.referenceText.length > MATERIAL_LIMITS.referenceTextChars) {
+      throw payloadTooLarge(
+        `The reference text is too long: ${input.referenceText.length.toLocaleString('en-US')} characters; the limit is ${MATERIAL_LIMITS.referenceTextChars.toLocaleString('en-US')} (about 35,000 words). Use one chapter or a shorter passage.`,
+      );
+    }
+    const minimum = this.deps.generator.minimumWords;
+    if (minimum > 0 && countWords(input.referenceText) < minimum) {
+      throw badRequest(
+        `Invalid field "referenceText": the built-in generator writes questions from a text, and needs at least ${minimum} words of it. Paste a passage or a chapter, or import a file.`,
+      );
+    }
+    return { type };
+  }
+
+  /**
+   * Starts a generation: checks the form, takes a credit (402 without credits or a
+   * subscription), records the material as pending and queues its job.
+   */
+  async startGeneration(
+    user: UserRow,
+    input: GenerateMaterialBody,
+  ): Promise<{ materialId: string }> {
+    const { type } = this.validate(input);
+    if (input.setId && !(await repo.findSet(this.db, user.id, input.setId)))
+      throw notFound('Folder not found.');
+    const row = await repo.startGeneration(this.db, user.id, {
+      name: input.name,
+      subject: input.subject,
+      grade: input.grade,
+      type,
+      referenceText: input.referenceText,
+      descriptionText: input.descriptionText,
+      setId: input.setId ?? null,
+      bookUrl: input.bookUrl || null,
+      chapterUrl: input.chapterUrl || null,
+    });
+    if (!row) throw paymentRequired('You need a subscription to keep making materials.');
+    await this.enqueue(row.id).catch(async (error: unknown) => {
+      this.deps.log.error({ err: error, materialId: row.id }, 'could not queue a generation');
+      await repo.failGeneration(this.db, row.id, 'The generation could not be queued.');
+      throw new AppError(
+        'UNAVAILABLE',
+        'The generator is not available right now. Your credit has been given back; please try again.',
+      );
+    });
+    return { materialId: row.id };
+  }
+
+  private async enqueue(materialId: string): Promise<void> {
+    if (!this.deps.jobs.isStarted) {
+      // Another process runs the workers; its sweep picks pending materials up.
+      this.deps.log.warn(
+        { materialId },
+        'job queue not running here; the generation waits for a worker',
+      );
+      return;
+    }
+    await this.deps.jobs.send(
+      GENERATION_QUEUE,
+      { materialId },
+      {
+        retryLimit: MAX_ATTEMPTS,
+        retryDelay: 5,
+        expireInSeconds: this.deps.leaseSeconds + 60,
+      },
+    );
+  }
+
+  /**
+   * The job: claims the material (so no two workers run it), generates, and stores the output;
+   * a transient failure (a busy model) goes back to the queue while attempts remain, any other
+   * failure marks it failed with the reason and refunds the credit.
+   */
+  async runGeneration(materialId: string): Promise<void> {
+    const row = await repo.claimGeneration(
+      this.db,
+      materialId,
+      this.deps.leaseSeconds,
+      MAX_ATTEMPTS,
+    );
+    if (!row) return;
+    const started = performance.now();
+    try {
+      const timeout = AbortSignal.timeout(Math.max(1000, (this.deps.leaseSeconds - 5) * 1000));
+      const document = await this.deps.generator.generate(
+        {
+          name: row.name,
+          subject: row.subject,
+          grade: row.grade,
+          type: row.type,
+          referenceText: row.referenceText,
+          descriptionText: row.descriptionText,
+        },
+        timeout,
+      );
+      const stored = await repo.finishGeneration(this.db, materialId, toOutput(document));
+      this.deps.log.info(
+        {
+          materialId,
+          ms: Math.round(performance.now() - started),
+          engine: this.deps.generator.engine,
+          stored,
+        },
+        'material generated',
+      );
+    } catch (error) {
+      const transient = error instanceof GenerationError && error.transient;
+      if (transient && row.attempts < MAX_ATTEMPTS) {
+        this.deps.log.warn(
+          { err: error, materialId, attempt: row.attempts },
+          'generation will be retried',
+        );
+        await repo.releaseGeneration(this.db, materialId);
+        throw error;
+      }
+      const message =
+        error instanceof GenerationError ? error.message : 'The generator failed unexpectedly.';
+      if (!(error instanceof GenerationError))
+        this.deps.log.error({ err: error, materialId }, 'generation crashed');
+      await repo.failGeneration(this.db, materialId, message);
+    }
+  }
+
+  /**
+   * Finds generations left behind (a crash or restart mid-generation, a lost job) and runs
+   * them again; those that have used all their attempts fail and refund.
+   */
+  async recoverStalled(): Promise<number> {
+    const stalled = await repo.findStalledGenerations(this.db, this.deps.pendingSeconds ?? 30);
+    let requeued = 0;
+    for (const row of stalled) {
+      if (row.attempts >= MAX_ATTEMPTS) {
+        const message = 'The generation was interrupted too many times.';
+        await repo.failGeneration(this.db, row.id, message);
+        continue;
+      }
+      await repo.markPending(this.db, [row.id]);
+      if (this.deps.jobs.isStarted) {
+        await this.enqueue(row.id);
+        requeued += 1;
+      }
+    }
+    if (stalled.length)
+      this.deps.log.warn({ found: stalled.length, requeued }, 'recovered stalled generations');
+    return requeued;
+  }
+
+  /**
+   * Makes a platform material for a featured chapter (used by `npm run materials:pregenerate`):
+   * generated at once, stored finished, replacing that chapter's earlier one of the same type.
+   */
+  async createPlatformMaterial(input: {
+    bookUrl: string;
+    chapterUrl: string;
+    name: string;
+    subject: string;
+    grade: string;
+    type: string;
+    referenceText: string;
+    descriptionText?: string;
+  }): Promise<Material> {
+    const request = { ...input, descriptionText: input.descriptionText ?? '' };
+    const document = await this.deps.generator.generate(request);
+    await repo.deletePlatformMaterials(this.db, input.bookUrl, input.chapterUrl, input.type);
+    const row = await repo.insertPlatformMaterial(this.db, {
+      ...request,
+      setId: null,
+      output: toOutput(document),
+    });
+    return presentMaterial(row);
+  }
+}
+
+/** The stored output: the spec's `choices[0].message.content` text and the structured document. */
+export function toOutput(document: MaterialDocument): MaterialOutput {
+  return {
+    choices: [{ message: { role: 'assistant', content: renderMaterialText(document) } }],
+    document,
+  };
+}

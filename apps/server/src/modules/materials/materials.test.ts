@@ -1,0 +1,433 @@
+import { eq } from 'drizzle-orm';
+import { strFromU8, unzipSync } from 'fflate';
+import { OfficeParser } from 'officeparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRADES, MATERIAL_LIMITS, MaterialOutputSchema } from '@chapterwise/shared';
+import { generatedMaterials, users } from '../../db/schema/index.js';
+import { chapter } from '../../test/chapters.js';
+import { createTestApp, createUser, type TestApp } from '../../test/helpers.js';
+import { MAX_ATTEMPTS } from './materials.service.js';
+
+const TEXT = chapter(84).text;
+
+function form(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Frankenstein, chapter 6',
+    subject: 'English',
+    grade: '8th Grade (Year 9)',
+    type: 'Quiz',
+    referenceText: TEXT,
+    descriptionText: '',
+    ...overrides,
+  };
+}
+
+/** The text of a Word file, read back by a real parser. */
+async function docxText(bytes: Buffer): Promise<string> {
+  return (await OfficeParser.parseOffice(bytes)).toText();
+}
+
+async function waitFor<T>(check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function credits(t: TestApp, id: string): Promise<number> {
+  const [row] = await t.app.db
+    .select({ n: users.generationCredits })
+    .from(users)
+    .where(eq(users.id, id));
+  return row!.n;
+}
+
+describe('materials API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ JOBS_ENABLED: 'true' });
+  });
+  afterAll(() => t.close());
+
+  const post = (url: string, payload: unknown, auth?: { authorization: string }) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/materials/${url}`,
+      payload: payload as object,
+      ...(auth ? { headers: auth } : {}),
+    });
+  const get = (url: string, auth?: { authorization: string }) =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/v1/materials/${url}`,
+      ...(auth ? { headers: auth } : {}),
+    });
+
+  async function generate(
+    auth: { authorization: string },
+    overrides: Record<string, unknown> = {},
+  ) {
+    const res = await post('generatematerial', form(overrides), auth);
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().materialId as string;
+    const check = await waitFor(async () => {
+      const c = await post('checkgeneration', { id }, auth);
+      const body = c.json();
+      return body.finished || body.status === 'failed' ? body : undefined;
+    });
+    return { id, check };
+  }
+
+  it('generates a quiz as a job: pending → finished, with the text and the structured document', async () => {
+    const { user, auth } = await createUser(t.app);
+    const { id, check } = await generate(auth);
+    expect(check).toEqual({ finished: true, status: 'finished' });
+    expect(await credits(t, user.id)).toBe(4);
+
+    const list = await get('getusersmaterials', auth);
+    expect(list.statusCode).toBe(200);
+    const { data, count } = list.json().generatedMaterials;
+    expect(count).toBe(1);
+    const material = data[0];
+    expect(material).toMatchObject({
+      _id: id,
+      name: 'Frankenstein, chapter 6',
+      grade: '8th Grade (Year 9)',
+      type: 'Quiz',
+      status: 'finished',
+      setId: null,
+    });
+    const output = MaterialOutputSchema.parse(material.output);
+    const content = output.choices[0]!.message.content;
+    expect(content).toContain('1. ');
+    expect(content).toMatch(/\n {3}A\. /);
+    expect(content.indexOf('ANSWER KEY')).toBeGreaterThan(content.indexOf('1. '));
+    const questions = output.document.sections.flatMap((s) => s.questions);
+    expect(questions.length).toBe(10);
+  });
+
+  it('requires each form field and names it', async () => {
+    const { auth } = await createUser(t.app);
+    for (const field of ['name', 'subject', 'grade', 'type']) {
+      const body = form();
+      delete (body as Record<string, unknown>)[field];
+      const res = await post('generatematerial', body, auth);
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().errors.message).toContain(field);
+    }
+    const blank = await post('generatematerial', form({ name: '   ' }), auth);
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().errors.message).toContain('name');
+  });
+
+  it('rejects an unknown type or grade, and a text too short to work from', async () => {
+    const { user, auth } = await createUser(t.app);
+    const type = await post('generatematerial', form({ type: 'Crossword' }), auth);
+    expect(type.statusCode).toBe(400);
+    expect(type.json().errors.message).toMatch(/type.*Quiz, Test, Lesson, Worksheet/);
+    const grade = await post('generatematerial', form({ grade: '13th Grade' }), auth);
+    expect(grade.statusCode).toBe(400);
+    expect(grade.json().errors.message).toContain('grade');
+    const short = await post(
+      'generatematerial',
+      form({ referenceText: 'Too short to quiz.' }),
+      auth,
+    );
+    expect(short.statusCode).toBe(400);
+    expect(short.json().errors.message).toContain('referenceText');
+    // Nothing was charged for refused forms.
+    expect(await credits(t, user.id)).toBe(5);
+  });
+
+  it('answers 413 with a clear message for an oversized reference text', async () => {
+    const { user, auth } = await createUser(t.app);
+    const huge = 'word '.repeat(Math.ceil(MATERIAL_LIMITS.referenceTextChars / 5) + 10);
+    const res = await post('generatematerial', form({ referenceText: huge }), auth);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().errors).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(res.json().errors.message).toMatch(/reference text is too long.*200,000/);
+    expect(await credits(t, user.id)).toBe(5);
+  });
+
+  it('answers 402 without credits, and never charges a subscriber', async () => {
+    const broke = await createUser(t.app, { generationCredits: 0 });
+    const res = await post('generatematerial', form(), broke.auth);
+    expect(res.statusCode).toBe(402);
+    expect(res.json().errors).toEqual({
+      code: 'PAYMENT_REQUIRED',
+      message: 'You need a subscription to keep making materials.',
+    });
+
+    const subscriber = await createUser(t.app, { generationCredits: 0, isSubscribed: true });
+    const ok = await post('generatematerial', form(), subscriber.auth);
+    expect(ok.statusCode).toBe(201);
+    expect(await credits(t, subscriber.user.id)).toBe(0);
+  });
+
+  it('accepts exactly 5 of 20 parallel starts with 5 credits, and the balance never goes below 0', async () => {
+    const { user, auth } = await createUser(t.app, { generationCredits: 5 });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => post('generatematerial', form(), auth)),
+    );
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes.filter((c) => c === 201)).toHaveLength(5);
+    expect(codes.filter((c) => c === 402)).toHaveLength(15);
+    expect(await credits(t, user.id)).toBe(0);
+    const list = await get('getusersmaterials', auth);
+    expect(list.json().generatedMaterials.count).toBe(5);
+  });
+
+  it('needs a session', async () => {
+    expect((await post('generatematerial', form())).statusCode).toBe(401);
+    expect((await get('getusersmaterials')).statusCode).toBe(401);
+    expect((await get('getusersmaterialsets')).statusCode).toBe(401);
+  });
+
+  it('keeps folders: create, list with counts, move a material, filter, delete (materials kept)', async () => {
+    const { auth } = await createUser(t.app);
+    const created = await post('createset', { name: 'Gothic novels' }, auth);
+    expect(created.statusCode).toBe(201);
+    const set = created.json().data;
+    expect(set).toMatchObject({ name: 'Gothic novels', materialCount: 0 });
+    expect((await post('createset', { name: '' }, auth)).statusCode).toBe(400);
+
+    const { id } = await generate(auth, { setId: set._id });
+    const other = await generate(auth);
+    const sets = (await get('getusersmaterialsets', auth)).json().materialSets;
+    expect(sets).toMatchObject({ count: 1, data: [{ _id: set._id, materialCount: 1 }] });
+
+    const inSet = (await get(`getusersmaterials?setId=${set._id}`, auth)).json().generatedMaterials;
+    expect(inSet.data.map((m: { _id: string }) => m._id)).toEqual([id]);
+
+    const moved = await post('movegeneratedmaterial', { id: other.id, setId: set._id }, auth);
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().data.setId).toBe(set._id);
+    expect(
+      (await get(`getusersmaterials?setId=${set._id}`, auth)).json().generatedMaterials.count,
+    ).toBe(2);
+    const out = await post('movegeneratedmaterial', { id: other.id, setId: null }, auth);
+    expect(out.json().data.setId).toBeNull();
+
+    expect((await get(`getmaterialset?id=${set._id}`, auth)).json().data).toMatchObject({
+      name: 'Gothic novels',
+      materialCount: 1,
+    });
+    const deleted = await post('deletematerialset', { _id: set._id }, auth);
+    expect(deleted.json()).toEqual({ wasSuccessful: true });
+    const all = (await get('getusersmaterials', auth)).json().generatedMaterials;
+    expect(all.count).toBe(2);
+    expect(all.data.every((m: { setId: string | null }) => m.setId === null)).toBe(true);
+    expect((await get(`getmaterialset?id=${set._id}`, auth)).statusCode).toBe(404);
+  });
+
+  it("answers 404 for another user's materials and folders, on reads and writes", async () => {
+    const owner = await createUser(t.app);
+    const stranger = await createUser(t.app);
+    const set = (await post('createset', { name: 'Mine' }, owner.auth)).json().data;
+    const { id } = await generate(owner.auth);
+    const attempts = [
+      post('checkgeneration', { id }, stranger.auth),
+      post('deletegeneratedmaterial', { id }, stranger.auth),
+      post('movegeneratedmaterial', { id, setId: null }, stranger.auth),
+      get(`getmaterial?id=${id}`, stranger.auth),
+      get(`exportmaterial?id=${id}&format=txt`, stranger.auth),
+      get(`exportmaterial?id=${id}&format=docx`),
+      get(`getusersmaterials?setId=${set._id}`, stranger.auth),
+      get(`getmaterialset?id=${set._id}`, stranger.auth),
+      post('deletematerialset', { _id: set._id }, stranger.auth),
+      post('generatematerial', form({ setId: set._id }), stranger.auth),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json().errors.code).toBe('NOT_FOUND');
+    }
+    // A stranger's material cannot be moved into my folder either.
+    const theirs = await generate(stranger.auth);
+    expect(
+      (await post('movegeneratedmaterial', { id: theirs.id, setId: set._id }, stranger.auth))
+        .statusCode,
+    ).toBe(404);
+    // Nothing of the owner's changed.
+    expect((await post('checkgeneration', { id }, owner.auth)).json().finished).toBe(true);
+    expect((await get('getusersmaterialsets', owner.auth)).json().materialSets.count).toBe(1);
+  });
+
+  it('rejects ids that are not ids with a 400 naming the field', async () => {
+    const { auth } = await createUser(t.app);
+    const res = await post('checkgeneration', { id: 'not-an-id' }, auth);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.message).toContain('id');
+  });
+
+  it('deletes a material; deleting one that never finished gives its credit back', async () => {
+    const { user, auth } = await createUser(t.app);
+    const { id } = await generate(auth);
+    expect(await credits(t, user.id)).toBe(4);
+    expect((await post('deletegeneratedmaterial', { id }, auth)).json()).toEqual({
+      wasSuccessful: true,
+    });
+    expect(await credits(t, user.id)).toBe(4);
+    expect((await post('checkgeneration', { id }, auth)).statusCode).toBe(404);
+    expect((await post('deletegeneratedmaterial', { id }, auth)).statusCode).toBe(404);
+
+    // A pending material (inserted as a job would find it) refunds when deleted.
+    const [pending] = await t.app.db
+      .insert(generatedMaterials)
+      .values({
+        userId: user.id,
+        name: 'x',
+        grade: GRADES[3],
+        subject: 'English',
+        type: 'Quiz',
+        referenceText: TEXT,
+        status: 'failed',
+        charged: false,
+      })
+      .returning();
+    await t.app.db.update(users).set({ generationCredits: 3 }).where(eq(users.id, user.id));
+    await t.app.db
+      .update(generatedMaterials)
+      .set({ status: 'pending', charged: true })
+      .where(eq(generatedMaterials.id, pending!.id));
+    await post('deletegeneratedmaterial', { id: pending!.id }, auth);
+    expect(await credits(t, user.id)).toBe(4);
+  });
+
+  it('exports Word with numbered questions and the answer key on its own page, and raw text', async () => {
+    const { auth } = await createUser(t.app);
+    const { id } = await generate(auth, { type: 'Test' });
+    const docx = await get(`exportmaterial?id=${id}&format=docx`, auth);
+    expect(docx.statusCode).toBe(200);
+    expect(docx.headers['content-type']).toContain('wordprocessingml');
+    expect(docx.headers['content-disposition']).toContain(
+      'filename="frankenstein-chapter-6-test.docx"',
+    );
+    const text = await docxText(docx.rawPayload);
+    expect(text).toContain('Frankenstein, chapter 6');
+    expect(text).toContain('Instructions:');
+    expect(text).toContain('1. ');
+    expect(text).toMatch(/Part 1: Multiple choice/);
+    expect(text).toContain('Answer Key');
+    expect(docx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // The answer key starts a new page.
+    const xml = strFromU8(unzipSync(new Uint8Array(docx.rawPayload))['word/document.xml']!);
+    const key = xml.indexOf('Answer Key');
+    expect(xml.lastIndexOf('<w:pageBreakBefore', key)).toBeGreaterThan(
+      xml.lastIndexOf('</w:p>', key - 1) - 1,
+    );
+    expect(xml.slice(xml.lastIndexOf('<w:p>', key), key)).toContain('pageBreakBefore');
+
+    const student = await get(`exportmaterial?id=${id}&format=docx&copy=student`, auth);
+    const studentText = await docxText(student.rawPayload);
+    expect(studentText).toContain('Name:');
+    expect(studentText).not.toContain('Answer Key');
+
+    const txt = await get(`exportmaterial?id=${id}&format=txt`, auth);
+    expect(txt.headers['content-type']).toContain('text/plain');
+    expect(txt.headers['content-disposition']).toContain('.txt');
+    expect(txt.body).toContain('ANSWER KEY');
+    const bad = await get(`exportmaterial?id=${id}&format=pdf`, auth);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors.message).toContain('format');
+  });
+
+  it('lists the material types, and the platform-made materials of a chapter', async () => {
+    const types = await get('getavailablematerialtypes');
+    expect(types.json()).toEqual(['Quiz', 'Test', 'Lesson', 'Worksheet']);
+
+    const made = await t.app.materials.createPlatformMaterial({
+      bookUrl: 'frankenstein',
+      chapterUrl: 'chapter-6',
+      name: 'Frankenstein: Chapter 6',
+      subject: 'British Literature',
+      grade: '9th Grade (Year 10)',
+      type: 'Quiz',
+      referenceText: TEXT,
+    });
+    const list = await get(
+      'getavailablechaptermaterials?bookUrl=frankenstein&chapterUrl=chapter-6',
+    );
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toMatchObject({
+      count: 1,
+      data: [{ _id: made._id, status: 'finished', bookUrl: 'frankenstein' }],
+    });
+    expect(list.json().data[0].output.choices[0].message.content).toContain('ANSWER KEY');
+    expect(
+      (await get('getavailablechaptermaterials?bookUrl=frankenstein&chapterUrl=chapter-7')).json()
+        .count,
+    ).toBe(0);
+    expect((await get('getavailablechaptermaterials?bookUrl=frankenstein')).statusCode).toBe(400);
+    // Anyone may read and export a platform material.
+    expect((await get(`getmaterial?id=${made._id}`)).statusCode).toBe(200);
+    expect((await get(`exportmaterial?id=${made._id}&format=txt`)).statusCode).toBe(200);
+  });
+
+  it('remembers the book and chapter a material came from', async () => {
+    const { auth } = await createUser(t.app);
+    const { id } = await generate(auth, { bookUrl: 'frankenstein', chapterUrl: 'chapter-6' });
+    const material = (await get(`getmaterial?id=${id}`, auth)).json().data;
+    expect(material).toMatchObject({ bookUrl: 'frankenstein', chapterUrl: 'chapter-6' });
+  });
+
+  it('picks up a generation left running by a crash, and fails (refunding) one out of attempts', async () => {
+    const { user, auth } = await createUser(t.app, { generationCredits: 2 });
+    const base = {
+      userId: user.id,
+      name: 'Left behind',
+      grade: GRADES[5],
+      subject: 'English',
+      type: 'Quiz',
+      referenceText: TEXT,
+      charged: true,
+    };
+    const [crashed] = await t.app.db
+      .insert(generatedMaterials)
+      .values({
+        ...base,
+        status: 'running',
+        attempts: 1,
+        leaseUntil: new Date(Date.now() - 60_000),
+      })
+      .returning();
+    const [exhausted] = await t.app.db
+      .insert(generatedMaterials)
+      .values({
+        ...base,
+        status: 'running',
+        attempts: MAX_ATTEMPTS,
+        leaseUntil: new Date(Date.now() - 60_000),
+      })
+      .returning();
+    await t.app.materials.recoverStalled();
+    const done = await waitFor(async () => {
+      const c = (await post('checkgeneration', { id: crashed!.id }, auth)).json();
+      return c.finished ? c : undefined;
+    });
+    expect(done.status).toBe('finished');
+    const failed = (await post('checkgeneration', { id: exhausted!.id }, auth)).json();
+    expect(failed).toMatchObject({ finished: false, status: 'failed' });
+    expect(failed.error).toContain('interrupted');
+    expect(failed.error).toContain('credit has been given back');
+    expect(await credits(t, user.id)).toBe(3);
+  });
+
+  it('does not run a material twice when two workers claim it', async () => {
+    const { auth } = await createUser(t.app);
+    const { id } = await generate(auth);
+    const [before] = await t.app.db
+      .select()
+      .from(generatedMaterials)
+      .where(eq(generatedMaterials.id, id));
+    await Promise.all([t.app.materials.runGeneration(id), t.app.materials.runGeneration(id)]);
+    const [after] = await t.app.db
+      .select()
+      .from(generatedMaterials)
+      .where(eq(generatedMaterials.id, id));
+    expect(after!.attempts).toBe(before!.attempts);
+    expect(after!.finishedAt?.getTime()).toBe(before!.finishedAt?.getTime());
+  });
+});

@@ -1,0 +1,100 @@
+import type { MaterialDocument, Question, QuestionKind } from '@chapterwise/shared';
+import type { GenerationPlan } from '../plan.js';
+import { ReferenceIndex } from '../quality.js';
+import { instructionsFor, sectionFor } from '../sections.js';
+import type { DraftResult, GenerationRequest, GeneratorAdapter } from '../types.js';
+import { analyse } from './analyse.js';
+import { seededRandom, type WriterContext } from './common.js';
+import { writeLesson } from './lesson.js';
+import {
+  writeDiscussion,
+  writeFillBlank,
+  writeMatching,
+  writeMultipleChoice,
+  writeShortAnswer,
+  writeTrueFalse,
+} from './questions.js';
+import { writeVocabulary } from './vocabulary.js';
+
+/**
+ * The built-in generator: no network, no keys, no model weights. It reads the reference
+ * text with real NLP (see analyse.ts) and writes each kind of question from the text's own
+ * sentences, so every answer can be traced to a quote. Deterministic for a given request.
+ */
+export class LocalAdapter implements GeneratorAdapter {
+  readonly engine = 'local';
+
+  async draft(request: GenerationRequest, plan: GenerationPlan): Promise<DraftResult> {
+    const analysis = analyse(request.referenceText);
+    const ctx: WriterContext = {
+      analysis,
+      plan,
+      reference: new ReferenceIndex(request.referenceText),
+      random: seededRandom(
+        `${request.type}|${request.grade}|${request.descriptionText}|${request.referenceText.length}|${request.referenceText.slice(0, 200)}`,
+      ),
+      usedSentences: new Set(),
+      usedAnswers: new Set(),
+    };
+
+    const matchingCount = plan.counts.matching ?? 0;
+    // Two spare words in case the gate turns one down.
+    const spares = plan.vocabulary > 0 ? 2 : 0;
+    const vocabularyPool = writeVocabulary(
+      ctx,
+      plan.vocabulary + spares + matchingCount * plan.matchingPairs,
+    );
+    const vocabulary = vocabularyPool.slice(0, plan.vocabulary + spares);
+    // Matching uses other words than the vocabulary list when there are enough, so it is not a copy of it.
+    const forMatching =
+      vocabularyPool.length - vocabulary.length >= 3
+        ? vocabularyPool.slice(vocabulary.length)
+        : vocabularyPool;
+
+    const written: Partial<Record<QuestionKind, Question[]>> = {};
+    const writers: Array<[QuestionKind, (n: number) => Question[]]> = [
+      ['multiple_choice', (n) => writeMultipleChoice(ctx, n)],
+      ['true_false', (n) => writeTrueFalse(ctx, n)],
+      ['fill_blank', (n) => writeFillBlank(ctx, n)],
+      ['short_answer', (n) => writeShortAnswer(ctx, n)],
+      ['discussion', (n) => writeDiscussion(ctx, n)],
+      ['matching', (n) => writeMatching(ctx, n, forMatching)],
+    ];
+    for (const [kind, write] of writers) {
+      const n = plan.counts[kind] ?? 0;
+      if (n > 0) written[kind] = write(n);
+    }
+
+    const sections = (Object.keys(written) as QuestionKind[]).map((kind) => ({
+      ...sectionFor(kind, plan),
+      questions: (written[kind] ?? []).slice(0, plan.counts[kind] ?? 0),
+    }));
+    const reserve: Partial<Record<QuestionKind, Question[]>> = {};
+    for (const kind of Object.keys(written) as QuestionKind[]) {
+      reserve[kind] = (written[kind] ?? []).slice(plan.counts[kind] ?? 0);
+    }
+
+    let lesson: MaterialDocument['lesson'];
+    let exitTicketReserve: Question[] = [];
+    if (plan.kind === 'lesson') {
+      const prompts = (written.discussion ?? []).map((q) => q.prompt);
+      const made = writeLesson(ctx, request, vocabulary.slice(0, plan.vocabulary), prompts);
+      lesson = made.lesson;
+      exitTicketReserve = made.exitTicketSpares;
+    }
+
+    const document: MaterialDocument = {
+      version: 1,
+      title: request.name,
+      type: request.type,
+      grade: request.grade,
+      subject: request.subject,
+      instructions: instructionsFor(plan),
+      sections,
+      vocabulary,
+      ...(lesson ? { lesson } : {}),
+      generator: { engine: 'local', droppedQuestions: 0, unverified: false, notes: [] },
+    };
+    return { document, reserve, exitTicketReserve };
+  }
+}

@@ -1,0 +1,236 @@
+import type { LessonPlan, Question, VocabularyItem } from '@chapterwise/shared';
+import type { GenerationRequest } from '../types.js';
+import type { WriterContext } from './common.js';
+import { themePhrase, writeMultipleChoice, writeShortAnswer, writeTrueFalse } from './questions.js';
+
+/** The passage in its own words: its most important sentences, in the order of the text. */
+export function keyPassages(ctx: WriterContext, count: number): string[] {
+  const ranked = ctx.analysis.sentences
+    .filter(
+      (s) => s.words >= 6 && s.words <= 45 && !/[[\]]/.test(s.text) && /[.!?]["”’']?$/.test(s.text),
+    )
+    .sort((a, b) => b.importance - a.importance)
+    .slice(0, count * 3);
+  // Spread the summary over the text: one sentence per stretch where possible.
+  const picked: typeof ranked = [];
+  const stretches = new Set<number>();
+  for (const s of ranked) {
+    const stretch = Math.floor(s.position * count);
+    if (stretches.has(stretch)) continue;
+    stretches.add(stretch);
+    picked.push(s);
+    if (picked.length >= count) break;
+  }
+  for (const s of ranked) {
+    if (picked.length >= count) break;
+    if (!picked.includes(s)) picked.push(s);
+  }
+  return picked.sort((a, b) => a.index - b.index).map((s) => s.text);
+}
+
+/** Splits a lesson's minutes over its parts in proportion, keeping the exact total. */
+function timeBudget(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const minutes = weights.map((w) => Math.max(3, Math.round((w / sum) * total)));
+  let diff = total - minutes.reduce((a, b) => a + b, 0);
+  let i = minutes.length - 1;
+  while (diff !== 0 && i >= 0) {
+    const largest = minutes.indexOf(Math.max(...minutes));
+    const step = diff > 0 ? 1 : -1;
+    if (minutes[largest]! + step >= 3) {
+      minutes[largest] = minutes[largest]! + step;
+      diff -= step;
+    } else i -= 1;
+  }
+  return minutes;
+}
+
+function list(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * A lesson plan on the passage: objectives in the grade's terms, timed activities (warm-up,
+ * vocabulary in context, guided reading with stop-and-think questions, discussion,
+ * independent practice, exit ticket) summing to the requested length, differentiation,
+ * assessment, and an exit ticket of three checked questions.
+ */
+export function writeLesson(
+  ctx: WriterContext,
+  request: GenerationRequest,
+  vocabulary: VocabularyItem[],
+  discussionPrompts: string[],
+): { lesson: LessonPlan; exitTicketSpares: Question[] } {
+  const level = ctx.plan.level;
+  const people = [...ctx.analysis.names.values()]
+    .filter((n) => n.kind === 'person')
+    .sort((a, b) => b.count - a.count)
+    .slice(0, 2)
+    .map((n) => n.name);
+  const themes = ctx.analysis.keyphrases.filter((k) => !people.includes(k)).slice(0, 2);
+  const words = vocabulary.slice(0, 3).map((v) => v.term);
+  const topic = request.name;
+  const young = level <= 2;
+
+  const objectives = [
+    young
+      ? `retell the main events of ${topic} in order`
+      : `summarise the key events of ${topic} in their own words`,
+    words.length
+      ? young
+        ? `say what the words ${list(words)} mean, using pictures and the story`
+        : `explain the meaning of ${list(words)} using clues from the text`
+      : 'work out the meaning of new words from clues in the text',
+    people.length
+      ? young
+        ? `tell how ${people[0]} feels and why`
+        : `describe how ${list(people)} ${people.length > 1 ? 'act' : 'acts'} and what this shows about ${people.length > 1 ? 'them' : 'the character'}`
+      : themes.length
+        ? `explain what the passage shows about ${themes[0]!.toLowerCase()}`
+        : 'identify the main idea of the passage',
+    level >= 6
+      ? `support an interpretation of ${themes[0] ? themePhrase(themes[0], ctx) : 'the passage'} with a quotation from the text`
+      : 'answer questions about the text using details from it',
+  ];
+
+  const passages = keyPassages(ctx, young ? 3 : 5);
+  const minutes = timeBudget(ctx.plan.durationMinutes, [5, 8, 15, 10, 10, 5]);
+  const [warm, vocab, reading, discussion, practice, exit] = minutes as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const stopAndThink = discussionPrompts.slice(0, 3);
+
+  const activities: LessonPlan['activities'] = [
+    {
+      title: 'Warm-up',
+      minutes: warm,
+      grouping: 'whole class',
+      steps: [
+        themes.length
+          ? `Ask: "What do you already know or think about ${themePhrase(themes[0]!, ctx)}?" Take three or four answers.`
+          : `Show the title "${topic}" and ask students to predict what the passage will be about.`,
+        'Share the learning objectives and write them on the board.',
+      ],
+    },
+    {
+      title: 'Vocabulary in context',
+      minutes: vocab,
+      grouping: 'pairs',
+      steps: vocabulary.length
+        ? [
+            `Display the words ${list(vocabulary.map((v) => v.term))} with the sentence each comes from.`,
+            'Pairs guess each meaning from the sentence, then check against the definition.',
+            'Students write one new sentence using a word of their choice.',
+          ]
+        : [
+            'Students list unfamiliar words as they read and guess their meaning from the sentence around them.',
+          ],
+    },
+    {
+      title: 'Guided reading',
+      minutes: reading,
+      grouping: young ? 'whole class (teacher reads aloud)' : 'whole class, then pairs',
+      steps: [
+        young
+          ? 'Read the passage aloud while students follow along.'
+          : 'Read the passage aloud or in pairs, pausing at the key passages.',
+        ...(passages.length
+          ? [
+              `Pause at: "${passages[0]}"${passages[1] ? ` and "${passages[1]}"` : ''} and ask students to restate them in their own words.`,
+            ]
+          : []),
+        ...(stopAndThink.length ? [`Stop-and-think: ${stopAndThink[0]}`] : []),
+      ],
+    },
+    {
+      title: 'Discussion',
+      minutes: discussion,
+      grouping: 'small groups',
+      steps: [
+        ...(stopAndThink.slice(1).length
+          ? stopAndThink.slice(1)
+          : ['Groups discuss the most important moment of the passage and why it matters.']),
+        'Each group shares one answer with the evidence that supports it.',
+      ],
+    },
+    {
+      title: 'Independent practice',
+      minutes: practice,
+      grouping: 'individual',
+      steps: [
+        young
+          ? 'Students draw the most important part of the passage and write or dictate one sentence about it.'
+          : level <= 8
+            ? 'Students write a paragraph answering one discussion question, with at least one quotation from the text.'
+            : 'Students write an analytical paragraph (claim, quotation, explanation) answering one discussion question.',
+      ],
+    },
+    {
+      title: 'Exit ticket',
+      minutes: exit,
+      grouping: 'individual',
+      steps: ['Students answer the exit ticket questions on their own and hand them in.'],
+    },
+  ];
+
+  // Exit ticket: one of each kind, checked by the gate like any question.
+  const exitTicketSpares: Question[] = [
+    ...writeMultipleChoice(ctx, 2),
+    ...writeTrueFalse(ctx, 2),
+    ...writeShortAnswer(ctx, 2),
+  ];
+  const byKind = (kind: Question['kind']) => exitTicketSpares.filter((q) => q.kind === kind);
+  const exitTicket = [
+    byKind('multiple_choice')[0],
+    byKind('true_false')[0],
+    byKind('short_answer')[0],
+  ].filter((q): q is Question => !!q);
+
+  const lesson: LessonPlan = {
+    durationMinutes: minutes.reduce((a, b) => a + b, 0),
+    objectives,
+    materialsNeeded: [
+      `Copies of the text: ${topic}`,
+      ...(vocabulary.length
+        ? ['Vocabulary cards (word on one side, sentence from the text on the other)']
+        : []),
+      'Exit ticket slips',
+    ],
+    keyPassages: passages,
+    activities,
+    differentiation: {
+      support: [
+        'Pre-teach the vocabulary with the sentences from the text before reading.',
+        young
+          ? 'Use pictures or acting out to show what happens.'
+          : `Give sentence frames: "I think ___ because the text says ___."`,
+        'Read the key passages aloud and let students answer orally or with a partner.',
+      ],
+      extension: [
+        level >= 6
+          ? 'Compare how this passage and another chapter treat the same theme, with a quotation from each.'
+          : 'Write what happens next, keeping the characters as the text shows them.',
+        level >= 9
+          ? "Analyse one of the author's word choices and how it shapes the reader's view."
+          : 'Find two more words in the passage that are new to you and work out their meaning.',
+      ],
+      languageLearners: [
+        'Provide a bilingual glossary of the vocabulary words.',
+        'Pair with a supportive partner for the reading and discussion.',
+      ],
+    },
+    assessment: [
+      'Listen during the discussion for answers that use evidence from the text.',
+      'Check the independent practice for a clear answer and at least one accurate quotation.',
+      'Exit ticket: all three correct shows the objectives were met; re-teach with those who miss two or more.',
+    ],
+    exitTicket: exitTicket.length ? exitTicket : exitTicketSpares.slice(0, 3),
+  };
+  return { lesson, exitTicketSpares: exitTicketSpares.filter((q) => !exitTicket.includes(q)) };
+}

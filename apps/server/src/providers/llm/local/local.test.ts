@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_MATERIAL_TYPES,
+  MaterialDocumentSchema,
+  numberedQuestions,
+  renderMaterialText,
+  type MaterialDocument,
+  type QuestionKind,
+} from '@chapterwise/shared';
+import { loadChapters, longText } from '../../../test/chapters.js';
+import { createMaterialGenerator } from '../index.js';
+import { buildPlan } from '../plan.js';
+import { containsPhrase, normaliseForMatch, ReferenceIndex, support } from '../quality.js';
+
+const generator = createMaterialGenerator({ provider: 'local', timeoutMs: 1000 });
+const GRADES_TRIED = ['3rd Grade (Year 4)', '7th Grade (Year 8)', '11th Grade (Year 12)'];
+
+/** Every rule a teacher relies on, as a list of broken ones (empty when the material is sound). */
+function problemsOf(
+  document: MaterialDocument,
+  referenceText: string,
+  counts: Partial<Record<QuestionKind, number>>,
+): string[] {
+  const problems: string[] = [];
+  const reference = new ReferenceIndex(referenceText);
+  const prompts = new Set<string>();
+  for (const question of numberedQuestions(document)) {
+    const key = normaliseForMatch(question.prompt);
+    if (prompts.has(key)) problems.push(`duplicate question: ${question.prompt}`);
+    prompts.add(key);
+    const quotes =
+      question.kind === 'matching' ? question.pairs.map((p) => p.evidence) : [question.evidence];
+    for (const quote of quotes) {
+      if (!reference.hasEvidence(quote)) problems.push(`evidence not in the text: ${quote}`);
+    }
+    switch (question.kind) {
+      case 'multiple_choice': {
+        const keys = question.choices.map((c) => normaliseForMatch(c));
+        if (new Set(keys).size !== keys.length)
+          problems.push(`choices not distinct: ${question.choices.join(' / ')}`);
+        if (question.answerIndex < 0 || question.answerIndex >= question.choices.length)
+          problems.push('answer out of range');
+        const answer = question.choices[question.answerIndex]!;
+        if (support(answer, `${question.evidence} ${question.prompt}`) < 0.5)
+          problems.push(`answer not supported: ${answer}`);
+        // Exactly one correct choice: no distractor is what the evidence says instead.
+        const wrongInEvidence = question.choices.filter(
+          (c, i) =>
+            i !== question.answerIndex &&
+            containsPhrase(question.evidence, c) &&
+            !containsPhrase(question.prompt, c),
+        );
+        if (wrongInEvidence.length && !containsPhrase(question.evidence, answer))
+          problems.push(`a distractor is in the evidence: ${wrongInEvidence[0]}`);
+        break;
+      }
+      case 'true_false':
+        if (!question.answer && reference.contains(question.prompt))
+          problems.push(`false statement is in the text: ${question.prompt}`);
+        if (question.answer && support(question.prompt, question.evidence) < 0.6)
+          problems.push(`true statement unsupported: ${question.prompt}`);
+        break;
+      case 'fill_blank':
+        if (!question.prompt.includes('_____')) problems.push('no blank');
+        if (!containsPhrase(question.evidence, question.answer))
+          problems.push(`blank answer not in evidence: ${question.answer}`);
+        break;
+      case 'matching':
+        if (new Set(question.pairs.map((p) => p.right)).size !== question.pairs.length)
+          problems.push('matching items repeat');
+        break;
+      default:
+        break;
+    }
+  }
+  for (const item of document.vocabulary) {
+    if (!reference.hasEvidence(item.context))
+      problems.push(`vocabulary example not in the text: ${item.context}`);
+  }
+  for (const [kind, wanted] of Object.entries(counts)) {
+    const got = document.sections.flatMap((s) => s.questions).filter((q) => q.kind === kind).length;
+    if (got !== wanted) problems.push(`${kind}: ${got} of ${wanted}`);
+  }
+  return problems;
+}
+
+describe('local generator over a chapter of each of the 34 sample books', () => {
+  const chapters = loadChapters();
+
+  it('has the 34 books', () => {
+    expect(chapters).toHaveLength(34);
+    for (const c of chapters) {
+      expect(c.text).not.toMatch(/Project Gutenberg|\*\*\* START/i);
+      expect(c.text.split(/\s+/).length).toBeGreaterThan(2500);
+    }
+  });
+
+  for (const type of DEFAULT_MATERIAL_TYPES) {
+    it(`writes a sound ${type} for every book`, async () => {
+      const failures: string[] = [];
+      for (const [i, c] of chapters.entries()) {
+        const grade = GRADES_TRIED[i % GRADES_TRIED.length]!;
+        const request = {
+          name: `${c.title}: ${c.heading || 'excerpt'}`,
+          subject: 'English',
+          grade,
+          type,
+          referenceText: c.text,
+          descriptionText: '',
+        };
+        const document = await generator.generate(request);
+        MaterialDocumentSchema.parse(document);
+        const plan = buildPlan(request);
+        const problems = problemsOf(document, c.text, plan.counts);
+        if (type === 'Lesson') {
+          const lesson = document.lesson;
+          if (!lesson) problems.push('no lesson plan');
+          else {
+            if (lesson.objectives.length < 3) problems.push('too few objectives');
+            const minutes = lesson.activities.reduce((n, a) => n + a.minutes, 0);
+            if (minutes !== lesson.durationMinutes)
+              problems.push(`activities take ${minutes} of ${lesson.durationMinutes} minutes`);
+            if (lesson.exitTicket.length < 3)
+              problems.push(`exit ticket has ${lesson.exitTicket.length} questions`);
+            if (!lesson.differentiation.support.length || !lesson.differentiation.extension.length)
+              problems.push('no differentiation');
+            if (!lesson.assessment.length) problems.push('no assessment');
+            if (lesson.keyPassages.length < 3) problems.push('summary too short');
+          }
+          if (document.vocabulary.length < plan.vocabulary)
+            problems.push(`vocabulary ${document.vocabulary.length} of ${plan.vocabulary}`);
+        }
+        if (type === 'Worksheet' && document.vocabulary.length < plan.vocabulary) {
+          problems.push(`vocabulary ${document.vocabulary.length} of ${plan.vocabulary}`);
+        }
+        const text = renderMaterialText(document);
+        if (!text.includes('ANSWER KEY')) problems.push('no answer key');
+        for (const p of problems) failures.push(`${c.id} ${c.title} (${grade}): ${p}`);
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+});
+
+describe('what the description asks for', () => {
+  const text = loadChapters().find((c) => c.id === 1342)!.text;
+
+  it('"10 questions, true/false only" gives exactly 10 true/false statements', async () => {
+    const request = {
+      name: 'P&P',
+      subject: 'English',
+      grade: '9th Grade (Year 10)',
+      type: 'Quiz',
+      referenceText: text,
+      descriptionText: '10 questions, true/false only',
+    };
+    const document = await generator.generate(request);
+    const questions = numberedQuestions(document);
+    expect(questions).toHaveLength(10);
+    expect(questions.every((q) => q.kind === 'true_false')).toBe(true);
+    const answers = questions.map((q) => (q.kind === 'true_false' ? q.answer : null));
+    expect(answers).toContain(true);
+    expect(answers).toContain(false);
+  });
+
+  it('"12 multiple choice questions with 3 choices" is honoured', async () => {
+    const document = await generator.generate({
+      name: 'P&P',
+      subject: 'English',
+      grade: '6th Grade (Year 7)',
+      type: 'Test',
+      referenceText: text,
+      descriptionText: 'Only 12 multiple choice questions with 3 choices each',
+    });
+    const questions = numberedQuestions(document);
+    expect(questions).toHaveLength(12);
+    expect(questions.every((q) => q.kind === 'multiple_choice' && q.choices.length === 3)).toBe(
+      true,
+    );
+  });
+
+  it('a 60-minute lesson has activities that add up to 60 minutes', async () => {
+    const document = await generator.generate({
+      name: 'P&P',
+      subject: 'English',
+      grade: '10th Grade (Year 11)',
+      type: 'Lesson',
+      referenceText: text,
+      descriptionText: 'a 60 minute lesson with 8 vocabulary words',
+    });
+    expect(document.lesson?.durationMinutes).toBe(60);
+    expect(document.lesson?.activities.reduce((n, a) => n + a.minutes, 0)).toBe(60);
+    expect(document.vocabulary).toHaveLength(8);
+  });
+
+  it('is the same material for the same request', async () => {
+    const request = {
+      name: 'P&P',
+      subject: 'English',
+      grade: '9th Grade (Year 10)',
+      type: 'Quiz',
+      referenceText: text,
+      descriptionText: '',
+    };
+    expect(await generator.generate(request)).toEqual(await generator.generate(request));
+  });
+
+  it('chooses shorter, easier sentences for younger readers', async () => {
+    const long = longText(6000);
+    const words = async (grade: string) => {
+      const document = await generator.generate({
+        name: 'x',
+        subject: 'English',
+        grade,
+        type: 'Quiz',
+        referenceText: long,
+        descriptionText: '',
+      });
+      const quotes = numberedQuestions(document).map((q) =>
+        q.kind === 'matching' ? '' : q.evidence,
+      );
+      return quotes.reduce((n, q) => n + q.split(/\s+/).length, 0) / quotes.length;
+    };
+    const young = await words('1st Grade (Year 2)');
+    const older = await words('12th Grade (Year 13)');
+    expect(young).toBeLessThan(older);
+    expect(young).toBeLessThanOrEqual(18);
+  });
+});

@@ -1,0 +1,707 @@
+import nlpCompromise from 'compromise';
+import type {
+  DiscussionQuestion,
+  FillBlankQuestion,
+  MatchingQuestion,
+  MultipleChoiceQuestion,
+  ShortAnswerQuestion,
+  TrueFalseQuestion,
+  VocabularyItem,
+} from '@chapterwise/shared';
+import { normaliseForMatch } from '../quality.js';
+import type { Sentence, Token } from './analyse.js';
+import {
+  BLANK,
+  capitalise,
+  decapitalise,
+  pickSentences,
+  replaceSpan,
+  shuffle,
+  standAloneStatement,
+  withoutFinalPunctuation,
+  type WriterContext,
+} from './common.js';
+import { chooseDistractors, keyness, targetsOf } from './targets.js';
+import { antonymsOf, lexFileOf } from './wordnet.js';
+import { describeWord } from './analyse.js';
+
+let counter = 0;
+const nextId = () => `d${++counter}`;
+
+function quote(text: string): string {
+  return `“${text.replace(/^["“]+|["”]+$/g, '')}”`;
+}
+
+function markUsed(ctx: WriterContext, sentence: Sentence, answer?: string) {
+  ctx.usedSentences.add(sentence.index);
+  if (answer) ctx.usedAnswers.add(normaliseForMatch(answer));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Multiple choice                                                                           */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Multiple-choice questions: "Who …?" when a sentence opens with a person doing something,
+ * "Who says …?" in plays, otherwise a sentence of the text with one key word or name blanked,
+ * whose distractors are words of the same kind from the same text.
+ */
+export function writeMultipleChoice(ctx: WriterContext, count: number): MultipleChoiceQuestion[] {
+  const out: MultipleChoiceQuestion[] = [];
+  const need = ctx.plan.choices - 1;
+  const young = ctx.plan.level <= 2;
+
+  if (ctx.analysis.prepared.isPlay) {
+    const speakers = ctx.analysis.prepared.speakers;
+    const lines = pickSentences(
+      ctx,
+      Math.ceil(count / 2),
+      { minWords: 5 },
+      (s) => !!s.speechQuote && s.opensSpeech,
+    );
+    for (const s of lines) {
+      if (out.length >= Math.ceil(count / 2)) break;
+      const others = shuffle(
+        speakers.filter((p) => p !== s.speaker),
+        ctx.random,
+      ).slice(0, need);
+      if (others.length < need || !s.speaker || !s.speechQuote) continue;
+      const choices = shuffle([s.speaker, ...others], ctx.random);
+      out.push({
+        id: nextId(),
+        kind: 'multiple_choice',
+        prompt: `Which character says this line? ${quote(s.text)}`,
+        choices,
+        answerIndex: choices.indexOf(s.speaker),
+        evidence: s.speechQuote,
+      });
+      markUsed(ctx, s);
+    }
+  }
+
+  const sentences = pickSentences(ctx, count * 2, {});
+  for (const s of sentences) {
+    if (out.length >= count * 2) break;
+    if (ctx.usedSentences.has(s.index)) continue;
+    const target = targetsOf(s, ctx, need)[0];
+    if (!target) continue;
+    const distractors = chooseDistractors(target, need, ctx.random);
+    if (distractors.length < need) continue;
+    const choices = shuffle([target.answer, ...distractors], ctx.random);
+    let prompt: string;
+    const opensWithPerson = target.kind === 'person' && target.start === 0;
+    const next = s.tokens.find((t) => t.start >= target.end && /\w/.test(t.value));
+    if (opensWithPerson && next && (next.pos === 'VERB' || next.pos === 'AUX') && !s.hasQuotes) {
+      prompt = `Who${withoutFinalPunctuation(s.text.slice(target.end))}?`;
+    } else if (s.speaker) {
+      prompt = `Which answer completes ${s.speaker}'s line? ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
+    } else {
+      const lead = young
+        ? 'Which word fills the blank?'
+        : 'Which answer completes this sentence from the text?';
+      prompt = `${lead} ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
+    }
+    out.push({
+      id: nextId(),
+      kind: 'multiple_choice',
+      prompt,
+      choices,
+      answerIndex: choices.indexOf(target.answer),
+      evidence: s.text,
+    });
+    markUsed(ctx, s, target.answer);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* True / false                                                                              */
+/* ---------------------------------------------------------------------------------------- */
+
+type Alteration = { statement: string; how: string };
+
+/** A statement opening with a pronoun ("He left…") does not say who it is about. */
+const PRONOUN_SUBJECT =
+  /^(?:he|she|it|they|this|that|these|those|his|her|its|their|him|them|there|such|and|but|or|nor|yet|for|so|then)\b/i;
+
+function replaceInStatement(statement: string, from: string, to: string): string | null {
+  const re = new RegExp(
+    `(?<![\\p{L}\\p{N}])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`,
+    'u',
+  );
+  if (!re.test(statement)) return null;
+  return statement.replace(re, to);
+}
+
+function matchCase(model: string, word: string): string {
+  return /^\p{Lu}/u.test(model) ? capitalise(word) : word;
+}
+
+/** Ways to make a statement false while keeping it plausible: an opposite, another person or place, another number, a negation. */
+function alterations(s: Sentence, statement: string, ctx: WriterContext): Alteration[] {
+  const out: Alteration[] = [];
+  for (const token of s.tokens) {
+    if ((token.pos !== 'ADJ' && token.pos !== 'ADV') || token.value.length < 3) continue;
+    if (token.value.toLowerCase() !== token.lemma.toLowerCase() && token.pos === 'ADJ') continue;
+    const opposite = antonymsOf(token.value.toLowerCase(), token.pos === 'ADJ' ? 'adj' : 'adv')[0];
+    if (!opposite) continue;
+    const changed = replaceInStatement(statement, token.value, matchCase(token.value, opposite));
+    if (changed) out.push({ statement: changed, how: 'opposite' });
+  }
+  const targets = targetsOf(s, ctx, 1).filter(
+    (t) => t.kind === 'person' || t.kind === 'place' || t.kind === 'number',
+  );
+  for (const target of targets) {
+    const swap = target.distractors[0];
+    if (!swap) continue;
+    const changed = replaceInStatement(statement, target.answer, swap);
+    if (changed) out.push({ statement: changed, how: target.kind });
+  }
+  // A plain negation only when no fact could be changed (compromise is the slowest step).
+  if (out.length === 0) {
+    try {
+      const doc = nlpCompromise(statement);
+      const flipped = (s.negative ? doc.sentences().toPositive() : doc.sentences().toNegative())
+        .text()
+        .trim();
+      if (flipped && normaliseForMatch(flipped) !== normaliseForMatch(statement))
+        out.push({ statement: flipped, how: 'negation' });
+    } catch {
+      // compromise could not parse the sentence; there is no alteration then.
+    }
+  }
+  return out;
+}
+
+/**
+ * True/false statements: true ones are sentences of the text (first-person narration told as
+ * "the narrator"); false ones are real sentences changed in one fact (an opposite, another
+ * person, place or number from the text, or a negation), with the original as the correction.
+ */
+export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQuestion[] {
+  const out: TrueFalseQuestion[] = [];
+  const isPlay = ctx.analysis.prepared.isPlay;
+  const sentences = isPlay
+    ? pickSentences(ctx, count * 2, { minWords: 5 }, (s) => !!s.speechQuote && s.opensSpeech)
+    : pickSentences(ctx, count * 3, { noQuotes: true }, (s) => !PRONOUN_SUBJECT.test(s.text));
+  let wantFalse = ctx.random() < 0.5;
+  for (const s of sentences) {
+    if (out.length >= count * 2) break;
+    if (isPlay && s.speaker && s.speechQuote) {
+      const line = `${s.speaker} says, ${quote(s.text)}`;
+      if (wantFalse) {
+        const other = shuffle(
+          ctx.analysis.prepared.speakers.filter((p) => p !== s.speaker),
+          ctx.random,
+        )[0];
+        if (!other) continue;
+        out.push({
+          id: nextId(),
+          kind: 'true_false',
+          prompt: `${other} says, ${quote(s.text)}`,
+          answer: false,
+          evidence: s.speechQuote,
+          correction: line,
+        });
+      } else {
+        out.push({
+          id: nextId(),
+          kind: 'true_false',
+          prompt: line,
+          answer: true,
+          evidence: s.speechQuote,
+        });
+      }
+      markUsed(ctx, s);
+      wantFalse = !wantFalse;
+      continue;
+    }
+    const statement = standAloneStatement(s);
+    if (!statement) continue;
+    const options = wantFalse
+      ? alterations(s, statement, ctx).filter((a) => !ctx.reference.contains(a.statement))
+      : [];
+    // Prefer a changed fact to a plain negation: it makes students read closely.
+    const pick = options.find((a) => a.how !== 'negation') ?? options[0];
+    if (wantFalse && pick) {
+      out.push({
+        id: nextId(),
+        kind: 'true_false',
+        prompt: pick.statement,
+        answer: false,
+        evidence: s.text,
+        correction: statement,
+      });
+    } else {
+      out.push({
+        id: nextId(),
+        kind: 'true_false',
+        prompt: statement,
+        answer: true,
+        evidence: s.text,
+      });
+    }
+    markUsed(ctx, s);
+    // Keep true and false statements about even.
+    const falses = out.filter((q) => !q.answer).length;
+    wantFalse =
+      falses < out.length - falses || (falses === out.length - falses && ctx.random() < 0.5);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Fill in the blank                                                                         */
+/* ---------------------------------------------------------------------------------------- */
+
+/** Sentences of the text with one key word taken out; the word is the answer. */
+export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQuestion[] {
+  const out: FillBlankQuestion[] = [];
+  for (const s of pickSentences(ctx, count * 2, {})) {
+    if (out.length >= count * 2) break;
+    const target = targetsOf(s, ctx, 0).find((t) => t.kind !== 'number' || ctx.plan.level > 2);
+    if (!target) continue;
+    out.push({
+      id: nextId(),
+      kind: 'fill_blank',
+      prompt: replaceSpan(s, target.start, target.end, BLANK),
+      answer: target.answer,
+      evidence: s.text,
+    });
+    markUsed(ctx, s, target.answer);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Short answer                                                                              */
+/* ---------------------------------------------------------------------------------------- */
+
+const AUX = new Set(
+  'was were is are had has have could would should will shall might must can did does do may'.split(
+    ' ',
+  ),
+);
+
+/** The subject at the start of a sentence: a noun phrase or a name, never a bare pronoun. */
+function subjectEnd(tokens: Token[]): number {
+  let i = 0;
+  while (i < tokens.length && i < 7) {
+    const t = tokens[i]!;
+    if (t.pos === 'VERB' || t.pos === 'AUX') break;
+    if (
+      !['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM', 'ADP'].includes(t.pos) &&
+      !(t.pos === 'PRON' && /^I$/.test(t.value))
+    ) {
+      return -1;
+    }
+    i += 1;
+  }
+  if (i === 0 || i >= tokens.length) return -1;
+  const head = tokens.slice(0, i);
+  if (!head.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || /^I$/.test(t.value))) return -1;
+  if (head.at(-1)?.pos === 'ADP' || head.at(-1)?.pos === 'DET') return -1;
+  return i;
+}
+
+function subjectText(s: Sentence, end: number): string {
+  const text = s.text.slice(0, s.tokens[end - 1]!.end);
+  if (text === 'I') return 'the narrator';
+  const first = s.tokens[0]!;
+  return decapitalise(
+    text,
+    first.pos === 'PROPN' || /^\p{Lu}\p{Ll}+$/u.test(first.value) === false,
+  );
+}
+
+/** "Why did the captain leave the ship?" from "The captain left the ship because …". */
+function whyQuestion(s: Sentence): { prompt: string; answer: string } | null {
+  const because = s.tokens.findIndex((t) => t.normal === 'because');
+  if (because < 3) return null;
+  const main = s.tokens.slice(0, because);
+  if (main.some((t) => t.value === ',' || t.value === ';')) return null;
+  const end = subjectEnd(main);
+  if (end < 0) return null;
+  const verb = main[end]!;
+  const rest = withoutFinalPunctuation(s.text.slice(verb.end, main.at(-1)!.end)).trim();
+  const subject = subjectText(s, end);
+  let prompt: string;
+  if (verb.pos === 'AUX' && AUX.has(verb.value.toLowerCase())) {
+    prompt = `Why ${verb.value.toLowerCase()} ${subject}${rest ? ` ${rest}` : ''}?`;
+  } else if (verb.pos === 'VERB') {
+    const v = verb.value.toLowerCase();
+    const lemma = verb.lemma.toLowerCase();
+    const doForm = v === lemma ? 'do' : v === `${lemma}s` || v === `${lemma}es` ? 'does' : 'did';
+    if (subject === 'the narrator' && doForm === 'do') return null;
+    prompt = `Why ${doForm} ${subject} ${lemma}${rest ? ` ${rest}` : ''}?`;
+  } else return null;
+  const reason = withoutFinalPunctuation(s.text.slice(s.tokens[because]!.start));
+  if (reason.split(/\s+/).length < 3) return null;
+  return { prompt: capitalise(prompt), answer: `${capitalise(reason)}.` };
+}
+
+/** "What did Victor study at Ingolstadt?" from "Victor studied chemistry at Ingolstadt." */
+function whatQuestion(s: Sentence, ctx: WriterContext): { prompt: string; answer: string } | null {
+  const t = s.tokens;
+  const end = subjectEnd(t);
+  if (end < 0) return null;
+  let v = end;
+  const aux: Token[] = [];
+  while (t[v] && t[v]!.pos === 'AUX' && aux.length < 2) aux.push(t[v++]!);
+  const verb = t[v];
+  if (!verb || verb.pos !== 'VERB') return null;
+  let o = v + 1;
+  if (!t[o] || !['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) return null;
+  const objectStart = o;
+  while (t[o] && ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) o++;
+  const last = t[o - 1]!;
+  if (last.pos !== 'NOUN' && last.pos !== 'PROPN') return null;
+  if (o - objectStart > 5) return null;
+  const object = s.text.slice(t[objectStart]!.start, last.end);
+  const tail = t[o] ? withoutFinalPunctuation(s.text.slice(t[o]!.start)).trim() : '';
+  if (tail.split(/\s+/).length > 12 || /[,;:]/.test(tail)) return null;
+  const subject = subjectText(s, end);
+  const personObject = [...ctx.analysis.names.values()].some(
+    (n) => n.kind === 'person' && n.name === object,
+  );
+  const wh = personObject ? 'Who' : 'What';
+  let prompt: string;
+  if (aux.length) {
+    const [first, ...others] = aux;
+    prompt = `${wh} ${first!.value.toLowerCase()} ${subject} ${[...others.map((a) => a.value), verb.value].join(' ')}`;
+  } else {
+    const value = verb.value.toLowerCase();
+    const lemma = verb.lemma.toLowerCase();
+    const doForm =
+      value === lemma ? 'do' : value === `${lemma}s` || value === `${lemma}es` ? 'does' : 'did';
+    if (subject === 'the narrator' && doForm === 'do') return null;
+    prompt = `${wh} ${doForm} ${subject} ${lemma}`;
+  }
+  prompt = `${prompt}${tail ? ` ${tail}` : ''}?`;
+  return { prompt, answer: `${capitalise(object)}.` };
+}
+
+/**
+ * Short-answer questions built from the grammar of a sentence (why…? from "because", what…?
+ * from a subject–verb–object sentence), then "What does the text say about …?" on key words.
+ */
+export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswerQuestion[] {
+  const out: ShortAnswerQuestion[] = [];
+  const candidates = pickSentences(ctx, count * 3, { noQuotes: !ctx.analysis.prepared.isPlay });
+  for (const s of candidates) {
+    if (out.length >= count * 2) break;
+    if (s.speaker) continue;
+    const q = whyQuestion(s) ?? whatQuestion(s, ctx);
+    if (!q) continue;
+    out.push({
+      id: nextId(),
+      kind: 'short_answer',
+      prompt: q.prompt,
+      answer: q.answer,
+      evidence: s.text,
+    });
+    markUsed(ctx, s);
+  }
+  // Topic questions on the passage's key phrases and people.
+  const keyNouns = [...ctx.analysis.words.values()]
+    .filter((w) => w.pos === 'NOUN' && w.count >= 2)
+    .sort((a, b) => keyness(b) - keyness(a))
+    .slice(0, 8)
+    .map((w) => w.lemma);
+  const topics = [
+    ...[...ctx.analysis.names.values()]
+      .filter((n) => n.kind === 'person')
+      .sort((a, b) => b.count - a.count)
+      .map((n) => n.name),
+    ...ctx.analysis.keyphrases,
+    ...keyNouns,
+  ];
+  const asked = new Set<string>();
+  for (const topic of topics) {
+    if (out.length >= count * 2) break;
+    // "Henry" and "Clerval" are one person: ask about him once.
+    if (asked.has(topic) || [...(ctx.analysis.aliases.get(topic) ?? [])].some((a) => asked.has(a)))
+      continue;
+    asked.add(topic);
+    const mentions = (x: Sentence) =>
+      new RegExp(`\\b${topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(x.text);
+    // A narrated sentence tells a fact about the topic better than a line of dialogue.
+    const s =
+      pickSentences(ctx, 1, { noQuotes: true }, mentions)[0] ??
+      pickSentences(ctx, 1, {}, mentions)[0];
+    if (!s) continue;
+    const isPerson = ctx.analysis.names.get(topic)?.kind === 'person';
+    const variant = asked.size % 3;
+    const prompt = isPerson
+      ? [
+          `What do we learn about ${topic} in this part of the text? Give one detail.`,
+          `Describe ${topic} using one detail from the text.`,
+          `What does ${topic} do or say in this part of the text?`,
+        ][variant]!
+      : [
+          `What does the text tell you about the ${topic.toLowerCase()}? Give one detail.`,
+          `What detail does the text give about the ${topic.toLowerCase()}?`,
+          `How is the ${topic.toLowerCase()} described in the text?`,
+        ][variant]!;
+    const answer = standAloneStatement(s) ?? s.text;
+    out.push({ id: nextId(), kind: 'short_answer', prompt, answer, evidence: s.text });
+    markUsed(ctx, s);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Discussion                                                                                */
+
+// WordNet's abstract noun categories: act, attribute, cognition, communication, feeling, state…
+const ABSTRACT_LEXFILES = new Set([4, 7, 9, 10, 12, 16, 22, 26]);
+
+/** "the storm", but "happiness" and "friends" without an article. */
+export function themePhrase(theme: string, ctx: WriterContext): string {
+  const t = theme.toLowerCase();
+  if (t.includes(' ') || /s$/.test(t)) return t.includes(' ') ? `the ${t}` : t;
+  const info = ctx.analysis.words.get(`NOUN:${t}`);
+  const lexFile = info ? describeWord(info).lexFile : lexFileOf(t, 'noun');
+  return ABSTRACT_LEXFILES.has(lexFile) ? t : `the ${t}`;
+}
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Open questions for discussion or essays, pitched to the grade: characters, themes (the
+ * passage's key phrases), the author's choices, predictions. Each cites the passage it is
+ * about, and the key says what a strong answer includes.
+ */
+export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQuestion[] {
+  const out: DiscussionQuestion[] = [];
+  const level = ctx.plan.level;
+  const people = [...ctx.analysis.names.values()]
+    .filter((n) => n.kind === 'person')
+    .sort((a, b) => b.count - a.count)
+    .map((n) => n.name);
+  const themes = ctx.analysis.keyphrases.filter((k) => !people.includes(k));
+  const has = (word: string) => (s: Sentence) =>
+    new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(s.text);
+
+  const makers: Array<() => DiscussionQuestion | null> = [];
+  people.slice(0, 3).forEach((person) => {
+    makers.push(() => {
+      const s = pickSentences(ctx, 1, { maxWords: 60 }, has(person))[0];
+      if (!s) return null;
+      markUsed(ctx, s);
+      const prompt =
+        level <= 2
+          ? `How do you think ${person} feels in this part of the story? Why?`
+          : level <= 5
+            ? `What kind of person is ${person}? Use a detail from the text to explain your answer.`
+            : `How does the author reveal ${person}'s character in this passage? Support your answer with evidence from the text.`;
+      return {
+        id: nextId(),
+        kind: 'discussion',
+        prompt,
+        answer: `A strong answer describes ${person} with a clear word (for example brave, worried, proud) and backs it with a detail such as ${quote(s.text)}, explaining what that detail shows.`,
+        evidence: s.text,
+      };
+    });
+  });
+  themes.slice(0, 3).forEach((theme) => {
+    makers.push(() => {
+      const s = pickSentences(ctx, 1, { maxWords: 60 }, has(theme))[0];
+      if (!s) return null;
+      markUsed(ctx, s);
+      const t = themePhrase(theme, ctx);
+      const prompt =
+        level <= 5
+          ? `Why is ${t} important in this part of the text?`
+          : `What does the passage suggest about ${t}? Use at least one quotation to support your answer.`;
+      return {
+        id: nextId(),
+        kind: 'discussion',
+        prompt,
+        answer: `Look for an answer that explains the role of ${t} and quotes the text, for example ${quote(s.text)}, then says what the quotation shows.`,
+        evidence: s.text,
+      };
+    });
+  });
+  makers.push(() => {
+    const s = pickSentences(ctx, 1, {
+      maxWords: 45,
+      prefer: (x) => 0.5 + Math.abs(x.sentiment) * 2,
+    })[0];
+    if (!s) return null;
+    markUsed(ctx, s);
+    const prompt =
+      level <= 5
+        ? `Read this sentence again: ${quote(s.text)} What picture does it put in your mind? Which words help you see it?`
+        : `Why do you think the author wrote ${quote(s.text)}? What effect do the words have on the reader?`;
+    return {
+      id: nextId(),
+      kind: 'discussion',
+      prompt,
+      answer:
+        'A strong answer names specific words or images in the sentence, says what mood or idea they create, and connects it to what is happening in the passage.',
+      evidence: s.text,
+    };
+  });
+  makers.push(() => {
+    const s = pickSentences(ctx, 1, { maxWords: 45 }, (x) => x.position > 0.75)[0];
+    if (!s) return null;
+    markUsed(ctx, s);
+    const prompt =
+      level <= 8
+        ? `What do you think will happen next? Use a clue from the end of the passage, such as ${quote(s.text)}, to explain your prediction.`
+        : `How does the ending of this passage, where we read ${quote(s.text)}, prepare the reader for what follows? Explain your reasoning.`;
+    return {
+      id: nextId(),
+      kind: 'discussion',
+      prompt,
+      answer:
+        'Any reasoned prediction is acceptable if it uses a clue from the end of the passage and explains how the clue points to it.',
+      evidence: s.text,
+    };
+  });
+
+  // Further questions on the passage's most important sentences, for long or name-poor texts.
+  for (let i = 0; i < 4; i++) {
+    makers.push(() => {
+      const s = pickSentences(ctx, 1, { maxWords: 50, noQuotes: !ctx.analysis.prepared.isPlay })[0];
+      if (!s) return null;
+      markUsed(ctx, s);
+      const prompt =
+        level <= 2
+          ? `The text says: ${quote(s.text)} What does this tell us? Why is it important?`
+          : level <= 8
+            ? `Explain in your own words what the text means here: ${quote(s.text)} Why is this moment important?`
+            : `Consider the sentence ${quote(s.text)} What does it reveal, and how does it connect to the passage as a whole?`;
+      return {
+        id: nextId(),
+        kind: 'discussion',
+        prompt,
+        answer:
+          'A strong answer restates the sentence accurately in the student’s own words, explains why it matters in the passage, and supports the explanation with another detail from the text.',
+        evidence: s.text,
+      };
+    });
+  }
+
+  // Alternate the kinds of question (character, theme, craft, prediction) rather than asking about three characters in a row.
+  const personMakers = makers.slice(0, Math.min(3, people.length));
+  const themeMakers = makers.slice(
+    personMakers.length,
+    personMakers.length + Math.min(3, themes.length),
+  );
+  const otherMakers = makers.slice(personMakers.length + themeMakers.length);
+  const ordered: typeof makers = [];
+  for (let i = 0; i < 6; i++) {
+    for (const group of [personMakers, themeMakers, otherMakers]) {
+      const make = group[i];
+      if (make) ordered.push(make);
+    }
+  }
+  for (const make of ordered) {
+    if (out.length >= count * 2) break;
+    const q = make();
+    if (q) out.push(q);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Matching                                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Matching: vocabulary words to their meanings in context; without enough vocabulary, words
+ * to the sentences of the text they complete (or, in plays, characters to their lines).
+ */
+export function writeMatching(
+  ctx: WriterContext,
+  count: number,
+  vocabulary: VocabularyItem[],
+): MatchingQuestion[] {
+  const out: MatchingQuestion[] = [];
+  const pairsWanted = ctx.plan.matchingPairs;
+  const used = new Set<string>();
+  for (let q = 0; q < count * 2; q++) {
+    const items = vocabulary.filter((v) => !used.has(v.term)).slice(0, pairsWanted);
+    if (items.length >= 3) {
+      items.forEach((v) => used.add(v.term));
+      const pairs = items.map((v) => ({
+        left: v.term,
+        right: capitalise(v.definition),
+        evidence: v.context,
+      }));
+      out.push({
+        id: nextId(),
+        kind: 'matching',
+        prompt: 'Match each word from the text to its meaning.',
+        pairs,
+        order: shuffle(
+          pairs.map((_, i) => i),
+          ctx.random,
+        ),
+      });
+      continue;
+    }
+    if (ctx.analysis.prepared.isPlay) {
+      const lines = pickSentences(
+        ctx,
+        pairsWanted * 2,
+        { minWords: 5, maxWords: 30 },
+        (s) => !!s.speechQuote && s.opensSpeech,
+      );
+      const bySpeaker = new Map<string, Sentence>();
+      for (const s of lines)
+        if (s.speaker && !bySpeaker.has(s.speaker)) bySpeaker.set(s.speaker, s);
+      const chosen = [...bySpeaker.values()].slice(0, pairsWanted);
+      if (chosen.length >= 3) {
+        chosen.forEach((s) => markUsed(ctx, s));
+        const pairs = chosen.map((s) => ({
+          left: s.speaker!,
+          right: quote(s.text),
+          evidence: s.speechQuote!,
+        }));
+        out.push({
+          id: nextId(),
+          kind: 'matching',
+          prompt: 'Match each character to the line they speak.',
+          pairs,
+          order: shuffle(
+            pairs.map((_, i) => i),
+            ctx.random,
+          ),
+        });
+        continue;
+      }
+    }
+    const pairs: MatchingQuestion['pairs'] = [];
+    for (const s of pickSentences(ctx, pairsWanted * 3, { maxWords: 28 })) {
+      if (pairs.length >= pairsWanted) break;
+      const target = targetsOf(s, ctx, 0).find(
+        (t) => t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective',
+      );
+      if (
+        !target ||
+        pairs.some((p) => normaliseForMatch(p.left) === normaliseForMatch(target.answer))
+      )
+        continue;
+      pairs.push({
+        left: target.answer,
+        right: quote(replaceSpan(s, target.start, target.end, BLANK)),
+        evidence: s.text,
+      });
+      markUsed(ctx, s, target.answer);
+    }
+    if (pairs.length < 3) break;
+    out.push({
+      id: nextId(),
+      kind: 'matching',
+      prompt: 'Match each word to the sentence from the text that it completes.',
+      pairs,
+      order: shuffle(
+        pairs.map((_, i) => i),
+        ctx.random,
+      ),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,286 @@
+import { containsPhrase, normaliseForMatch } from '../quality.js';
+import { describeWord, type NameKind, type Sentence, type WordInfo } from './analyse.js';
+import { insideQuotes, shuffle, type WriterContext } from './common.js';
+
+/**
+ * A word or name of a sentence that a question can ask for, with distractors of the same kind
+ * drawn from the same text: other people for a person, other places for a place, other
+ * numbers for a number, nouns of the same WordNet category ("noun.animal", "noun.artifact")
+ * and inflection for a noun, verbs of the same category and tense for a verb.
+ */
+export interface Target {
+  answer: string;
+  start: number;
+  end: number;
+  kind: 'person' | 'place' | 'name' | 'number' | 'noun' | 'verb' | 'adjective';
+  distractors: string[];
+}
+
+const NUMBER_WORDS = [
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'twenty',
+  'thirty',
+  'forty',
+  'fifty',
+  'hundred',
+  'thousand',
+];
+
+function shareToken(a: string, b: string): boolean {
+  const x = new Set(a.toLowerCase().split(/[\s-]+/));
+  return b
+    .toLowerCase()
+    .split(/[\s-]+/)
+    .some((w) => x.has(w) && w.length > 2);
+}
+
+/**
+ * Distractors that keep exactly one choice correct: not in the sentence, not sharing a word
+ * with the answer, and the sentence made with them is not in the text. Checks stop once
+ * `limit` distractors pass (the pool is ordered best first).
+ */
+function keepValid(
+  sentence: Sentence,
+  target: { start: number; end: number; answer: string },
+  pool: string[],
+  ctx: WriterContext,
+  limit = 8,
+): string[] {
+  const out: string[] = [];
+  const seen = new Set([normaliseForMatch(target.answer)]);
+  // The words around the blank: if "left + candidate + right" is not in the text, neither is the whole variant.
+  const left = sentence.text.slice(0, target.start).split(/\s+/).slice(-4).join(' ');
+  const right = sentence.text.slice(target.end).split(/\s+/).slice(0, 4).join(' ');
+  const lowerSentence = sentence.text.toLowerCase();
+  for (const candidate of pool) {
+    if (out.length >= limit) break;
+    const key = candidate.toLowerCase();
+    if (seen.has(key)) continue;
+    if (lowerSentence.includes(key) && containsPhrase(sentence.text, candidate)) continue;
+    if (shareToken(candidate, target.answer)) continue;
+    if (ctx.reference.contains(`${left}${candidate}${right}`)) continue;
+    seen.add(key);
+    out.push(candidate);
+  }
+  return out;
+}
+
+function nameTargets(sentence: Sentence, ctx: WriterContext): Target[] {
+  const out: Target[] = [];
+  const spans = ctx.analysis.nameSpans.get(sentence.index) ?? [];
+  for (const span of spans) {
+    // A name said twice in the sentence would leave the blank ambiguous.
+    if (spans.filter((x) => x.name === span.name).length !== 1) continue;
+    const info = ctx.analysis.names.get(span.name);
+    if (!info) continue;
+    const sameKind = ctx.analysis.namesByKind.get(info.kind) ?? [];
+    const aliases = ctx.analysis.aliases.get(info.name);
+    const pool = sameKind.filter((n) => n !== info.name && !aliases?.has(n));
+    const kind: Target['kind'] =
+      info.kind === 'person' ? 'person' : info.kind === 'place' ? 'place' : 'name';
+    const target = {
+      answer: info.name,
+      start: span.start,
+      end: span.end,
+      kind,
+      distractors: [] as string[],
+    };
+    target.distractors = keepValid(sentence, target, pool, ctx);
+    out.push(target);
+  }
+  return out;
+}
+
+function numberTargets(sentence: Sentence, ctx: WriterContext): Target[] {
+  const out: Target[] = [];
+  for (const token of sentence.tokens) {
+    if (token.pos !== 'NUM') continue;
+    const value = token.value;
+    const lower = value.toLowerCase();
+    const digits = /^\d{1,4}$/.test(value);
+    if (!digits && !NUMBER_WORDS.includes(lower)) continue;
+    if (sentence.tokens.filter((t) => t.value === value).length !== 1) continue;
+    const fromText = [...ctx.analysis.numbers.keys()].filter(
+      (n) => /^\d/.test(n) === digits && n !== lower,
+    );
+    let near: string[];
+    if (digits) {
+      const n = Number(value);
+      const deltas =
+        n >= 1000
+          ? [1, -1, 10, -10, 2]
+          : n >= 100
+            ? [10, -10, 50, 100, -50]
+            : [1, 2, -1, 5, 10, -2];
+      near = deltas
+        .map((d) => n + d)
+        .filter((x) => x > 0)
+        .map(String);
+    } else {
+      const i = NUMBER_WORDS.indexOf(lower);
+      near = [
+        NUMBER_WORDS[i + 1],
+        NUMBER_WORDS[i - 1],
+        NUMBER_WORDS[i + 2],
+        NUMBER_WORDS[i - 2],
+      ].filter((x): x is string => !!x);
+    }
+    const cased = (s: string) =>
+      /^\p{Lu}/u.test(value) ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+    const pool = [...fromText, ...near].map(cased);
+    const target = {
+      answer: value,
+      start: token.start,
+      end: token.end,
+      kind: 'number' as const,
+      distractors: [] as string[],
+    };
+    target.distractors = keepValid(sentence, target, pool, ctx);
+    out.push(target);
+  }
+  return out;
+}
+
+type Inflection = 'base' | 'plural' | 'past' | 'ing' | 'third';
+
+function inflectionOf(value: string, lemma: string, pos: string): Inflection {
+  const v = value.toLowerCase();
+  const l = lemma.toLowerCase();
+  if (pos === 'NOUN') return v !== l && /s$/.test(v) ? 'plural' : 'base';
+  if (v === l) return 'base';
+  if (/ing$/.test(v)) return 'ing';
+  if (/s$/.test(v) && (v === `${l}s` || v === `${l}es` || v.replace(/ies$/, 'y') === l))
+    return 'third';
+  return 'past';
+}
+
+/** How much a word is worth asking about: used more than once, and not an everyday word. */
+export function keyness(info: WordInfo): number {
+  const described = describeWord(info);
+  if (described.familiarity < 0) return 0;
+  const specific = 1 / Math.log2(3 + described.familiarity / 8);
+  return Math.log2(1 + info.count) * specific;
+}
+
+interface Bucketed {
+  form: string;
+  info: WordInfo;
+  key: number;
+}
+
+/** Words of the text grouped by part of speech, WordNet category and inflection (built once per text). */
+function bucketsOf(ctx: WriterContext): Map<string, Bucketed[]> {
+  const cached = bucketCache.get(ctx.analysis);
+  if (cached) return cached;
+  const buckets = new Map<string, Bucketed[]>();
+  for (const info of ctx.analysis.words.values()) {
+    if (info.pos === 'ADV') continue;
+    const d = describeWord(info);
+    if (d.familiarity < 0) continue;
+    const lex = info.pos === 'ADJ' ? 0 : d.lexFile;
+    const key = keyness(info);
+    const byInflection = new Map<Inflection, { form: string; count: number }>();
+    for (const [form, count] of info.forms) {
+      const inflection = inflectionOf(form, info.lemma, info.pos);
+      const best = byInflection.get(inflection);
+      if (!best || count > best.count) byInflection.set(inflection, { form, count });
+    }
+    for (const [inflection, { form }] of byInflection) {
+      const bucketKey = `${info.pos}|${lex}|${inflection}`;
+      const list = buckets.get(bucketKey) ?? [];
+      list.push({ form, info, key });
+      buckets.set(bucketKey, list);
+    }
+  }
+  bucketCache.set(ctx.analysis, buckets);
+  return buckets;
+}
+const bucketCache = new WeakMap<object, Map<string, Bucketed[]>>();
+
+function wordTargets(sentence: Sentence, ctx: WriterContext): Array<Target & { score: number }> {
+  const out: Array<Target & { score: number }> = [];
+  const words = ctx.analysis.words;
+  const buckets = bucketsOf(ctx);
+  sentence.tokens.forEach((token, i) => {
+    if (i === 0) return;
+    const pos = token.pos;
+    if (pos !== 'NOUN' && pos !== 'VERB' && pos !== 'ADJ') return;
+    if (!/^[a-z][a-z-]+$/.test(token.value) || token.value.length < 4 || token.stop) return;
+    if (insideQuotes(sentence, token) && !sentence.speaker) return;
+    const info = words.get(`${pos}:${token.lemma.toLowerCase()}`);
+    if (!info) return;
+    const score = keyness(info);
+    if (score <= 0.15) return;
+    if (sentence.tokens.filter((t) => t.value === token.value).length !== 1) return;
+    const inflection = inflectionOf(token.value, token.lemma, pos);
+    const lex = pos === 'ADJ' ? 0 : describeWord(info).lexFile;
+    const bucket = buckets.get(`${pos}|${lex}|${inflection}`) ?? [];
+    // Similar frequency in the text makes a distractor as plausible as the answer.
+    const pool = bucket
+      .filter((b) => b.info !== info)
+      .map((b) => ({
+        form: b.form,
+        score: (1 / (1 + Math.abs(Math.log2((b.info.count + 1) / (info.count + 1))))) * (1 + b.key),
+      }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 30)
+      .map((p) => p.form);
+    const kind: Target['kind'] = pos === 'NOUN' ? 'noun' : pos === 'VERB' ? 'verb' : 'adjective';
+    const target = {
+      answer: token.value,
+      start: token.start,
+      end: token.end,
+      kind,
+      distractors: [] as string[],
+      score,
+    };
+    target.distractors = keepValid(sentence, target, pool, ctx);
+    out.push(target);
+  });
+  return out;
+}
+
+/**
+ * The targets of a sentence with enough distractors, best first: names and numbers are the
+ * clearest facts to ask about, then the sentence's most important noun, verb or adjective.
+ */
+export function targetsOf(
+  sentence: Sentence,
+  ctx: WriterContext,
+  needDistractors: number,
+): Target[] {
+  const all = [
+    ...nameTargets(sentence, ctx).map((t) => ({ t, rank: t.kind === 'person' ? 3 : 2.5 })),
+    ...numberTargets(sentence, ctx).map((t) => ({ t: t as Target, rank: 2 })),
+    ...wordTargets(sentence, ctx).map((t) => ({
+      t,
+      rank: (t.kind === 'noun' ? 1.6 : t.kind === 'verb' ? 1.2 : 0.9) + Math.min(1, t.score),
+    })),
+  ];
+  return all
+    .filter(
+      ({ t }) =>
+        t.distractors.length >= needDistractors &&
+        !ctx.usedAnswers.has(normaliseForMatch(t.answer)),
+    )
+    .sort((a, b) => b.rank - a.rank + (ctx.random() - 0.5) * 0.6)
+    .map(({ t }) => t);
+}
+
+/** Picks `n` distractors, mostly the closest ones, with a little variety. */
+export function chooseDistractors(target: Target, n: number, random: () => number): string[] {
+  const head = target.distractors.slice(0, Math.max(n + 2, 4));
+  return shuffle(head, random).slice(0, n);
+}
+
+export type { NameKind };

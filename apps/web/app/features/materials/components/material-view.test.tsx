@@ -1,0 +1,68 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MaterialDocument } from '@chapterwise/shared';
+import { MaterialView } from './material-view';
+
+const document: MaterialDocument = {
+  version: 1,
+  title: 'Treasure Island quiz',
+  type: 'Quiz',
+  grade: '6th Grade (Year 7)',
+  subject: 'English',
+  instructions: 'Answer every question.',
+  vocabulary: [],
+  sections: [
+    {
+      title: 'Multiple choice',
+      instructions: 'Choose the best answer.',
+      questions: [
+        {
+          id: 'q1',
+          kind: 'multiple_choice',
+          prompt: 'Who shut the door?',
+          choices: ['The squire', 'The captain'],
+          answerIndex: 1,
+          evidence: 'The captain entered at once and shut the door behind him.',
+        },
+      ],
+    },
+    {
+      title: 'True or false',
+      instructions: '',
+      questions: [
+        {
+          id: 'q2',
+          kind: 'true_false',
+          prompt: 'The captain left the door open.',
+          answer: false,
+          evidence: 'The captain entered at once and shut the door behind him.',
+          correction: 'The captain shut the door behind him.',
+        },
+      ],
+    },
+  ],
+  generator: { engine: 'local', droppedQuestions: 0, unverified: false, notes: [] },
+};
+
+describe('MaterialView', () => {
+  afterEach(cleanup);
+
+  it('numbers the questions across parts, letters the choices, and keeps the key apart', () => {
+    const { container } = render(<MaterialView document={document} keyOpen />);
+    expect(screen.getByRole('heading', { name: 'Part 1: Multiple choice' })).toBeTruthy();
+    const items = container.querySelectorAll('.mv-questions > li');
+    expect([...items].map((li) => li.getAttribute('value'))).toEqual(['1', '2']);
+    expect(screen.getByText('A.')).toBeTruthy();
+    expect(screen.getByText('True or false: The captain left the door open.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Answer key' })).toBeTruthy();
+    expect(screen.getByText('B. The captain')).toBeTruthy();
+    expect(screen.getByText('False')).toBeTruthy();
+  });
+
+  it('gives students name lines and no answer key', () => {
+    render(<MaterialView document={document} copy="student" />);
+    expect(screen.getByText(/Name: _+/)).toBeTruthy();
+    expect(screen.queryByText('Answer key')).toBeNull();
+    expect(screen.queryByText('B. The captain')).toBeNull();
+  });
+});
