@@ -381,14 +381,19 @@ describe('file import', () => {
           expect(res.statusCode).toBe(c.status);
         }
       };
+      // Two warm-up passes let the parse thread and the allocator reach their working size;
+      // after that, more passes must not keep growing the process. The bound is loose on
+      // purpose: RSS also moves with garbage-collection timing and the other test files
+      // running beside this one (the parse thread's own heap is capped at 384 MB).
+      await runAll();
       await runAll();
       const before = process.memoryUsage().rss;
-      for (let i = 0; i < 3; i++) await runAll();
+      for (let i = 0; i < 4; i++) await runAll();
       const growth = (process.memoryUsage().rss - before) / (1024 * 1024);
       console.info(
-        `RSS ${Math.round(before / 2 ** 20)} MB after one pass of hostile files, +${growth.toFixed(0)} MB after three more`,
+        `RSS ${Math.round(before / 2 ** 20)} MB after two passes of hostile files, +${growth.toFixed(0)} MB after four more`,
       );
-      expect(growth).toBeLessThan(100);
+      expect(growth).toBeLessThan(200);
       // Still serving, and still reading real files.
       expect((await t.app.inject('/healthz')).statusCode).toBe(200);
       const { auth: teacher } = await createUser(t.app);
