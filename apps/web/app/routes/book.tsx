@@ -22,11 +22,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     const { data: book } = await fetchBook(params.url, context.apiFetch);
     const primary = book.categories[0]?.slug;
     const related = primary
-      ? await fetchBooks({ subject: primary, sort: 'download_count', limit: 13 }, context.apiFetch)
+      ? await fetchBooks({ subject: primary, sort: 'download_count', limit: 24 }, context.apiFetch)
       : { data: [], count: 0 };
     return {
       book,
-      related: related.data.filter((b) => b._id !== book._id).slice(0, 12),
+      related: distinctWorks(related.data, book).slice(0, 12),
       publicUrl: context.publicConfig.publicUrl,
     };
   } catch (error) {
@@ -35,6 +35,25 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     }
     throw error;
   }
+}
+
+/** Other books of the subject, one edition of each work, never another edition of this one. */
+function distinctWorks<T extends { title: string; authors: { name: string }[] }>(
+  books: T[],
+  current: T,
+): T[] {
+  const key = (b: T) =>
+    `${b.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim()}|${b.authors[0]?.name ?? ''}`;
+  const seen = new Set([key(current)]);
+  return books.filter((b) => {
+    const k = key(b);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 export function meta({ data: loaderData }: Route.MetaArgs) {
