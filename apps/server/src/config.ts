@@ -69,6 +69,8 @@ const EnvSchema = z.object({
   LLM_MODEL: z.string().min(1).optional(),
   /** Seconds one model call may take (decimals allowed). */
   LLM_TIMEOUT: z.coerce.number().min(0.1).max(600).default(60),
+  /** Worker threads of the built-in generator (0: run it on the main thread). */
+  LLM_LOCAL_THREADS: z.coerce.number().int().min(0).max(16).default(1),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -99,6 +101,7 @@ export interface Config {
     apiKey: string | undefined;
     model: string | undefined;
     timeoutMs: number;
+    localThreads: number;
   };
 }
 
@@ -202,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiKey: e.LLM_API_KEY,
       model: e.LLM_MODEL,
       timeoutMs: Math.round(e.LLM_TIMEOUT * 1000),
+      localThreads: e.LLM_LOCAL_THREADS,
     },
   };
 }

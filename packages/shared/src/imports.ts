@@ -1,11 +1,5 @@
 import { z } from 'zod';
-
-/**
- * The longest reference text a material takes, in characters. Imported text is cut here with a
- * message. (Defined here for file import; the materials form may define the same limit: one
- * should import the other when both exist.)
- */
-export const REFERENCE_TEXT_MAX_CHARS = 100_000;
+import { REFERENCE_TEXT_MAX_CHARS } from './materials.js';
 
 /** Largest file the import accepts, before base64. */
 export const IMPORT_MAX_FILE_BYTES = 15 * 1024 * 1024;

@@ -41,14 +41,27 @@ export const MATERIAL_DELETED_TOAST_MS = 4000;
 /** The phrase the strict folder-delete modal asks for (spec §5). */
 export const DELETE_FOLDER_PHRASE = 'permanently delete';
 
+/**
+ * The longest reference text a material takes, in characters: about 35,000 words, so the
+ * longest chapters of the sample books (Moby-Dick's and Les Misérables' run to 15,000 words)
+ * fit whole. The one limit for the generation form, the API (413 past it) and file import
+ * (imported text is cut here with a message).
+ */
+export const REFERENCE_TEXT_MAX_CHARS = 200_000;
+
+/** The 413 message for a reference text over REFERENCE_TEXT_MAX_CHARS. */
+export function referenceTextTooLongMessage(length: number): string {
+  return `The reference text is too long: ${length.toLocaleString('en-US')} characters, and the limit is ${REFERENCE_TEXT_MAX_CHARS.toLocaleString('en-US')} (about 35,000 words, a long chapter). Use one chapter or a shorter passage.`;
+}
+
 /** Limits of the generation form, checked by the form and by the API. */
 export const MATERIAL_LIMITS = {
   name: 200,
   subject: 100,
   descriptionText: 2000,
   setName: 100,
-  /** About 35,000 words: a long chapter. Longer texts answer 413 with this limit in the message. */
-  referenceTextChars: 200_000,
+  /** REFERENCE_TEXT_MAX_CHARS: longer texts answer 413 with this limit in the message. */
+  referenceTextChars: REFERENCE_TEXT_MAX_CHARS,
 } as const;
 
 /** The spec's messages for the generator screens, copied exactly. */

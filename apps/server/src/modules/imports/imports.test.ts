@@ -169,7 +169,7 @@ describe('file import', () => {
     it('caps the text at the reference-text limit and says so', async () => {
       const sentence = 'Plants need light, water and air to grow well in a classroom. ';
       const paragraphs = Array.from(
-        { length: 200 },
+        { length: 400 },
         (_, i) => new Paragraph(`${i + 1}. ${sentence.repeat(10)}`),
       );
       const long = await Packer.toBuffer(new Document({ sections: [{ children: paragraphs }] }));
@@ -181,7 +181,7 @@ describe('file import', () => {
       expect(body.text.length).toBeGreaterThan(REFERENCE_TEXT_MAX_CHARS - 2000);
       expect(body.text.endsWith('.')).toBe(true);
       expect(body.message).toBe(
-        'The text was longer than 100,000 characters, the most a reference text can hold, so only the beginning was kept.',
+        'The text was longer than 200,000 characters, the most a reference text can hold, so only the beginning was kept.',
       );
     });
   });

@@ -22,7 +22,14 @@ export async function registerMaterials(
   generator?: MaterialGenerator,
 ): Promise<void> {
   const config = app.config;
-  const chosen = generator ?? createMaterialGenerator(config.llm);
+  const chosen =
+    generator ??
+    createMaterialGenerator(config.llm, undefined, (error) =>
+      app.log.error({ err: error }, 'a generation thread stopped'),
+    );
+  app.addHook('onClose', async () => {
+    await chosen.close?.();
+  });
   // A running generation holds its material this long; a chat model may need two slow calls.
   const leaseSeconds =
     chosen.engine === 'local' ? 60 : Math.ceil((config.llm.timeoutMs * 4) / 1000) + 30;
@@ -55,7 +62,10 @@ export async function registerMaterials(
       timer.unref();
       if (chosen.engine === 'local' && config.env !== 'test') {
         // Load the language models now rather than on the first teacher's generation.
-        setTimeout(() => void chosen.generate(WARM_UP).catch(() => undefined), 50).unref();
+        setTimeout(() => {
+          if (chosen.warmUp) chosen.warmUp(WARM_UP);
+          else void chosen.generate(WARM_UP).catch(() => undefined);
+        }, 50).unref();
       }
     });
     app.addHook('onClose', async () => {

@@ -2,6 +2,7 @@ import {
   DEFAULT_MATERIAL_TYPES,
   type GenerateMaterialBodySchema,
   MATERIAL_LIMITS,
+  referenceTextTooLongMessage,
   renderMaterialText,
   type CheckGenerationAnswer,
   type Material,
@@ -182,9 +183,7 @@ export class MaterialsService {
     const type = types.find((t) => t.toLowerCase() === input.type.trim().toLowerCase());
     if (!type) throw badRequest(`Invalid field "type": must be one of ${types.join(', ')}.`);
     if (input.referenceText.length > MATERIAL_LIMITS.referenceTextChars) {
-      throw payloadTooLarge(
-        `The reference text is too long: ${input.referenceText.length.toLocaleString('en-US')} characters; the limit is ${MATERIAL_LIMITS.referenceTextChars.toLocaleString('en-US')} (about 35,000 words). Use one chapter or a shorter passage.`,
-      );
+      throw payloadTooLarge(referenceTextTooLongMessage(input.referenceText.length));
     }
     const minimum = this.deps.generator.minimumWords;
     if (minimum > 0 && countWords(input.referenceText) < minimum) {

@@ -10,6 +10,7 @@ import { OpenAiAdapter } from './openai.js';
 import { buildPlan, type GenerationPlan } from './plan.js';
 import { applyQualityGate, ReferenceIndex, type GateResult } from './quality.js';
 import { sectionFor } from './sections.js';
+import { ThreadedLocalGenerator } from './local/threaded-generator.js';
 import {
   GenerationError,
   type GenerationRequest,
@@ -26,6 +27,8 @@ export interface LlmConfig {
   apiKey?: string | undefined;
   model?: string | undefined;
   timeoutMs: number;
+  /** Worker threads of the built-in generator; 0 runs it on the main thread (tools, debugging). */
+  localThreads?: number;
 }
 
 /** The fewest words of text the built-in generator can write a material from. */
@@ -35,6 +38,7 @@ export const LOCAL_MINIMUM_WORDS = 60;
 export function createMaterialGenerator(
   config: LlmConfig,
   fetchImpl?: typeof fetch,
+  onThreadCrash?: (error: unknown) => void,
 ): MaterialGenerator {
   if (config.provider === 'openai') {
     if (!config.baseUrl || !config.model)
@@ -50,6 +54,13 @@ export function createMaterialGenerator(
       0,
     );
   }
+  const threads = config.localThreads ?? 1;
+  if (threads === 0) return createInProcessLocalGenerator();
+  return new ThreadedLocalGenerator(LOCAL_MINIMUM_WORDS, threads, onThreadCrash);
+}
+
+/** The built-in generator on the calling thread (what each generation thread runs). */
+export function createInProcessLocalGenerator(): MaterialGenerator {
   return new GatedGenerator(new LocalAdapter(), LOCAL_MINIMUM_WORDS);
 }
 

@@ -45,6 +45,10 @@ export interface MaterialGenerator {
   /** The fewest words of reference text this generator needs (0: none needed). */
   readonly minimumWords: number;
   generate(request: GenerationRequest, signal?: AbortSignal): Promise<MaterialDocument>;
+  /** Loads what the first generation would (models, threads) ahead of time. */
+  warmUp?(request: GenerationRequest): void;
+  /** Ends threads and connections (at shutdown). */
+  close?(): Promise<void>;
 }
 
 /**
