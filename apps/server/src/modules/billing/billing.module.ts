@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { createPayments, type Payments } from '../../providers/payments/index.js';
+import { billingRoutes, localPaymentRoutes, webhookRoutes } from './billing.routes.js';
+import { BillingService, type ChapterPacks } from './billing.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    billing: BillingService;
+  }
+}
+
+/** How often the local billing clock renews or ends plans whose period is over. */
+const LOCAL_CLOCK_INTERVAL_MS = 60_000;
+
+export interface RegisterBillingOptions {
+  /** The adapter to use instead of the config's (tests). */
+  payments?: Payments;
+  chapterPacks?: ChapterPacks;
+}
+
+/**
+ * Wires billing into the app: the payments adapter chosen by the config, the service (also
+ * `app.billing`), the API routes, the signed webhooks, and with the local adapter its test
+ * pages' calls and its billing clock.
+ */
+export async function registerBilling(
+  app: FastifyInstance,
+  options: RegisterBillingOptions = {},
+): Promise<void> {
+  const payments = options.payments ?? createPayments(app.config);
+  const service = new BillingService({
+    db: app.db,
+    payments,
+    publicUrl: app.config.publicUrl,
+    log: app.log,
+    ...(options.chapterPacks ? { chapterPacks: options.chapterPacks } : {}),
+  });
+  app.decorate('billing', service);
+  await app.register(billingRoutes(service), { prefix: '/api/v1' });
+  await app.register(webhookRoutes(service, payments), { prefix: '/api/v1' });
+  if (payments.kind === 'local') {
+    await app.register(localPaymentRoutes(service), { prefix: '/api/v1' });
+    if (app.config.jobsEnabled) {
+      let timer: NodeJS.Timeout | undefined;
+      const tick = () =>
+        void service
+          .runLocalClock()
+          .catch((error: unknown) => app.log.error({ err: error }, 'local billing clock failed'));
+      app.addHook('onReady', async () => {
+        timer = setInterval(tick, LOCAL_CLOCK_INTERVAL_MS);
+        timer.unref();
+        setTimeout(tick, 1000).unref();
+      });
+      app.addHook('onClose', async () => {
+        if (timer) clearInterval(timer);
+      });
+    }
+  } else {
+    app.log.info('payments: Stripe');
+  }
+}
