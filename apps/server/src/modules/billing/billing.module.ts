@@ -39,6 +39,11 @@ export async function registerBilling(
   await app.register(billingRoutes(service), { prefix: '/api/v1' });
   await app.register(webhookRoutes(service, payments), { prefix: '/api/v1' });
   if (payments.kind === 'local') {
+    if (app.config.isProduction) {
+      app.log.warn(
+        'payments: PAYMENTS=local: the test checkout charges no card and every purchase is free',
+      );
+    }
     await app.register(localPaymentRoutes(service), { prefix: '/api/v1' });
     if (app.config.jobsEnabled) {
       let timer: NodeJS.Timeout | undefined;
