@@ -43,7 +43,7 @@ export interface ProductInfo {
 /** The name, price and plain-words benefit of each product: the screens and the server agree. */
 export const PRODUCT_INFO: Record<BillingProduct, ProductInfo> = {
   subscription: {
-    name: 'Unlimited',
+    name: 'Unlimited plan',
     priceCents: SUBSCRIPTION_PRICE_CENTS,
     interval: 'month',
     gives: 'Unlimited material generations while the plan is active. Cancel any time.',

@@ -134,7 +134,7 @@ export function PlanCards({ user }: { user: OwnUser | null }) {
         </div>
       </li>
       <li className={`card plan-card plan-featured${user?.isSubscribed ? ' is-current' : ''}`}>
-        <h2 className="plan-name">{plan.name}</h2>
+        <h2 className="plan-name">Unlimited</h2>
         <Price cents={plan.priceCents} interval={plan.interval} />
         <p className="plan-gives">{plan.gives}</p>
         <ul className="plan-features">
