@@ -73,7 +73,12 @@ describe('the Unlimited plan through the test checkout', () => {
       id,
       status: 'open',
       mode: 'subscription',
-      order: { product: 'subscription', amount: 999, status: 'pending', productName: 'Unlimited plan' },
+      order: {
+        product: 'subscription',
+        amount: 999,
+        status: 'pending',
+        productName: 'Unlimited plan',
+      },
       cancelUrl: 'http://localhost:3000/subscription',
     });
     expect((await userRow(user.id)).isSubscribed).toBe(false);
