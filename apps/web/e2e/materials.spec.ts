@@ -216,6 +216,33 @@ test.describe('material generator', () => {
     await snap(page, 'materials-generator-phone');
   });
 
+  test('a featured chapter offers ready-made materials a visitor can preview and export', async ({
+    page,
+  }) => {
+    await page.goto('/book/frankenstein-or-the-modern-prometheus/letter-1');
+    const section = page.getByRole('region', { name: 'Ready-made materials for this chapter' });
+    await expect(section).toBeVisible();
+    const cards = section.getByRole('listitem');
+    await expect(cards).toHaveCount(4);
+    const quiz = cards.filter({ hasText: 'Letter 1 Quiz' });
+    await expect(quiz.getByText(/\d+ questions/)).toBeVisible();
+    await quiz.getByText('Preview the student copy').click();
+    const preview = quiz.getByRole('region', { name: 'Preview of Letter 1 Quiz' });
+    await expect(preview.getByText('Name:')).toBeVisible();
+    // The student copy keeps the answers back.
+    await expect(preview.getByText('Answer key')).toHaveCount(0);
+    await expectAccessible(page, 'chapter with ready-made materials');
+
+    await quiz.getByRole('button', { name: /^Export/ }).click();
+    const downloading = page.waitForEvent('download');
+    await quiz.getByRole('button', { name: 'Export as Word Document' }).click();
+    const download = await downloading;
+    const text = (await OfficeParser.parseOffice(readFileSync((await download.path())!))).toText();
+    expect(text).toContain('Letter 1 Quiz');
+    expect(text).toContain('Answer Key');
+    await snap(page, 'chapter-ready-made-materials');
+  });
+
   test('visitors are sent to log in', async ({ page }) => {
     await page.goto('/material-generator');
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Fmaterial-generator/);

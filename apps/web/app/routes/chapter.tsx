@@ -9,23 +9,34 @@ import {
 } from '../features/books/api';
 import { ChapterText } from '../features/books/components/chapter-text';
 import { JsonLd } from '../features/books/components/json-ld';
+import { ChapterMaterials, fetchChapterMaterials } from '../features/materials';
 import { ApiClientError } from '../lib/api';
 import { seo } from '../lib/seo';
 import booksCss from '../styles/books.css?url';
+import materialsCss from '../styles/materials.css?url';
 import type { Route } from './+types/chapter';
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: booksCss }];
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: booksCss },
+  { rel: 'stylesheet', href: materialsCss },
+];
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   try {
-    const [chapter, book] = await Promise.all([
+    const [chapter, book, materials] = await Promise.all([
       fetchChapter(params.url, params.chapterUrl, context.apiFetch),
       fetchBook(params.url, context.apiFetch),
+      // Ready-made materials are extra: the chapter still shows when they cannot be read.
+      fetchChapterMaterials(params.url, params.chapterUrl, context.apiFetch).catch(() => ({
+        data: [],
+        count: 0,
+      })),
     ]);
     return {
       book: chapter.data.book,
       chapter: chapter.data.chapter,
       chapters: book.data.chapters,
+      materials: materials.data,
       publicUrl: context.publicConfig.publicUrl,
     };
   } catch (error) {
@@ -51,7 +62,7 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 }
 
 export default function ChapterPage({ loaderData }: Route.ComponentProps) {
-  const { book, chapter, chapters, publicUrl } = loaderData;
+  const { book, chapter, chapters, materials, publicUrl } = loaderData;
   const bookPath = `/book/${encodeURIComponent(book.url)}`;
   const chapterHref = (url: string) => `${bookPath}/${encodeURIComponent(url)}`;
   const author = book.authors[0] ? formatAuthorName(book.authors[0].name) : '';
@@ -125,6 +136,7 @@ export default function ChapterPage({ loaderData }: Route.ComponentProps) {
           </details>
         </div>
       </header>
+      <ChapterMaterials materials={materials} />
       <ChapterText text={chapter.text} />
       {pager}
       <p className="muted source-note">Source: Project Gutenberg. Public domain in the USA.</p>

@@ -12,10 +12,14 @@ import {
 import { errorMessage } from '../lib/api';
 import { requireSession } from '../lib/guard';
 import { seo } from '../lib/seo';
+import { FileImport, fileImportStyles } from '../features/imports';
 import materialsCss from '../styles/materials.css?url';
 import type { Route } from './+types/material-generator';
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: materialsCss }];
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: materialsCss },
+  { rel: 'stylesheet', href: fileImportStyles },
+];
 
 export function meta() {
   return seo({
@@ -94,6 +98,7 @@ export default function MaterialGeneratorRoute() {
         </p>
       ) : null}
       <GenerationForm
+        importSlot={importSlot}
         {...(sets.data ? { sets: sets.data.data } : {})}
         {...(prefill ? { prefill } : {})}
         defaultSetId={params.get('setId')}
@@ -101,4 +106,9 @@ export default function MaterialGeneratorRoute() {
       <MaterialList {...(sets.data ? { sets: sets.data.data } : {})} />
     </div>
   );
+}
+
+/** The file import under the reference text: its texts are appended to it, in order. */
+function importSlot(append: (text: string) => void, disabled: boolean) {
+  return <FileImport onAppend={append} disabled={disabled} />;
 }

@@ -10,10 +10,14 @@ import {
 import { ApiClientError, errorMessage } from '../lib/api';
 import { requireSession } from '../lib/guard';
 import { seo } from '../lib/seo';
+import { FileImport, fileImportStyles } from '../features/imports';
 import materialsCss from '../styles/materials.css?url';
 import type { Route } from './+types/set';
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: materialsCss }];
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: materialsCss },
+  { rel: 'stylesheet', href: fileImportStyles },
+];
 
 export function meta() {
   return seo({ title: 'Folder', description: 'The materials of one folder.', noindex: true });
@@ -79,6 +83,7 @@ export default function SetRoute() {
       <details className="card generate-into" open={folder.materialCount === 0}>
         <summary>Create a material in this folder</summary>
         <GenerationForm
+          importSlot={importSlot}
           {...(sets.data ? { sets: sets.data.data } : {})}
           defaultSetId={folder._id}
         />
@@ -90,4 +95,9 @@ export default function SetRoute() {
       />
     </div>
   );
+}
+
+/** The file import under the reference text: its texts are appended to it, in order. */
+function importSlot(append: (text: string) => void, disabled: boolean) {
+  return <FileImport onAppend={append} disabled={disabled} />;
 }

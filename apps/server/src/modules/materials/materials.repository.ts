@@ -458,3 +458,13 @@ export async function deletePlatformMaterials(
     .returning({ id: generatedMaterials.id });
   return rows.length;
 }
+
+/** Whether any ready-made chapter material exists (the seeder's first-start check). */
+export async function hasPlatformMaterials(db: Db): Promise<boolean> {
+  const [row] = await db
+    .select({ id: generatedMaterials.id })
+    .from(generatedMaterials)
+    .where(eq(generatedMaterials.isPlatform, true))
+    .limit(1);
+  return row !== undefined;
+}

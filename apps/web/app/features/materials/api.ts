@@ -66,6 +66,18 @@ export interface ChapterAnswer {
   };
 }
 
+/** The platform's ready-made materials of a chapter (public; the chapter page's loader). */
+export const fetchChapterMaterials = (
+  bookUrl: string,
+  chapterUrl: string,
+  fetch?: typeof globalThis.fetch,
+) =>
+  apiRequest<{ data: Material[]; count: number }>('/materials/getavailablechaptermaterials', {
+    query: { bookUrl, chapterUrl },
+    auth: false,
+    ...(fetch ? { fetch } : {}),
+  });
+
 export const getChapter = (bookUrl: string, chapterUrl: string) =>
   apiRequest<ChapterAnswer>('/getgutenbergbookchapter', {
     query: { url: bookUrl, chapterUrl },

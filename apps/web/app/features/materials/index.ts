@@ -1,5 +1,6 @@
 export * from './api';
 export * from './use-generation';
+export { ChapterMaterials } from './components/chapter-materials';
 export { DashboardCards } from './components/dashboard-cards';
 export { ExportMenu } from './components/export-menu';
 export { FolderSidebar } from './components/folder-sidebar';

@@ -1,0 +1,1 @@
+export { FileImport, fileImportStyles, type FileImportProps } from './components/file-import';
