@@ -256,7 +256,22 @@ export const BalanceAnswerSchema = z.object({
 });
 export type BalanceAnswer = z.infer<typeof BalanceAnswerSchema>;
 
-/** `POST /materials/addchaptermaterials` (subscribers) and what a chapter pack gave. */
+/**
+ * `GET /payment/chapter-pack?bookUrl&chapterUrl`: a chapter's ready-made materials as a
+ * product, and what the asking teacher may do (buy it, or add it: with the plan or once bought).
+ */
+export const ChapterPackSchema = z.object({
+  count: z.number().int().nonnegative(),
+  price: z.number().int().nonnegative(),
+  /** The teacher bought this chapter's pack already. */
+  purchased: z.boolean(),
+  /** The teacher's plan includes it (subscribed). */
+  included: z.boolean(),
+});
+export type ChapterPack = z.infer<typeof ChapterPackSchema>;
+export const ChapterPackAnswerSchema = z.object({ data: ChapterPackSchema });
+
+/** `POST /materials/addchaptermaterials` (subscribers, or once bought): how many were copied. */
 export const ChapterMaterialsCopyAnswerSchema = z.object({
   copied: z.number().int().nonnegative(),
 });

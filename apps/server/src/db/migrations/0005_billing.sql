@@ -69,6 +69,7 @@ CREATE TABLE "subscriptions" (
 --> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "image_generation_credits" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "model_training_credits" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "generated_materials" ADD COLUMN "copied_from" uuid;--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_customers" ADD CONSTRAINT "payment_customers_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "seller_accounts" ADD CONSTRAINT "seller_accounts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -82,4 +83,6 @@ CREATE UNIQUE INDEX "payment_customers_provider_customer_key" ON "payment_custom
 CREATE UNIQUE INDEX "seller_accounts_provider_account_key" ON "seller_accounts" USING btree ("provider","account_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "subscriptions_provider_subscription_key" ON "subscriptions" USING btree ("provider","provider_subscription_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_user_idx" ON "subscriptions" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "subscriptions_period_end_idx" ON "subscriptions" USING btree ("provider","current_period_end");
+CREATE INDEX "subscriptions_period_end_idx" ON "subscriptions" USING btree ("provider","current_period_end");--> statement-breakpoint
+ALTER TABLE "generated_materials" ADD CONSTRAINT "generated_materials_copied_from_generated_materials_id_fk" FOREIGN KEY ("copied_from") REFERENCES "public"."generated_materials"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "generated_materials_user_copied_from_key" ON "generated_materials" USING btree ("user_id","copied_from");

@@ -463,3 +463,118 @@ describe('no client path grants credits or the plan', () => {
     expect((await userRow(user.id)).modelTrainingCredits).toBe(0);
   });
 });
+
+describe("a chapter's ready-made materials", () => {
+  const BOOK = 'test-book-for-packs';
+  const CHAPTER = 'chapter-3';
+  const ref = { bookUrl: BOOK, chapterUrl: CHAPTER };
+  beforeAll(async () => {
+    for (const type of ['Quiz', 'Lesson']) {
+      await t.app.materials.createPlatformMaterial({
+        ...ref,
+        name: `Chapter 3 ${type}`,
+        subject: 'English',
+        grade: '8th Grade (Year 9)',
+        type,
+        referenceText: TEXT,
+      });
+    }
+  });
+
+  const ownMaterials = async (auth: Auth) =>
+    (await get('/materials/getusersmaterials', auth)).json().generatedMaterials as {
+      data: Array<{ _id: string; name: string; status: string; bookUrl: string }>;
+      count: number;
+    };
+
+  it('is a product: $2.99 for the chapter’s materials; unknown chapters have none', async () => {
+    const guest = await get(`/payment/chapter-pack?bookUrl=${BOOK}&chapterUrl=${CHAPTER}`);
+    expect(guest.json().data).toEqual({ count: 2, price: 299, purchased: false, included: false });
+    expect((await get(`/payment/chapter-pack?bookUrl=${BOOK}&chapterUrl=nope`)).statusCode).toBe(
+      404,
+    );
+    expect((await get(`/payment/chapter-pack?bookUrl=${BOOK}`)).statusCode).toBe(400);
+    const { auth } = await createUser(t.app);
+    const none = await post(
+      '/payment/creategutenbergbookchaptermaterialcheckoutsession',
+      { bookUrl: BOOK, chapterUrl: 'nope' },
+      auth,
+    );
+    expect(none.statusCode).toBe(404);
+    expect(
+      (await post('/payment/creategutenbergbookchaptermaterialcheckoutsession', ref)).statusCode,
+    ).toBe(401);
+  });
+
+  it('bought once: copies land in Your Materials, the teacher’s own; buying again is refused', async () => {
+    const { user, auth } = await createUser(t.app);
+    expect((await post('/materials/addchaptermaterials', ref, auth)).statusCode).toBe(402);
+    expect((await ownMaterials(auth)).count).toBe(0);
+
+    const id = await buy(auth, '/payment/creategutenbergbookchaptermaterialcheckoutsession', {
+      ...ref,
+      amount: 1,
+    });
+    const session = (await get(`/payment/checkout-session/${id}`, auth)).json().data;
+    expect(session.order).toMatchObject({
+      product: 'chapterMaterials',
+      amount: 299,
+      status: 'paid',
+      bookUrl: BOOK,
+      chapterUrl: CHAPTER,
+    });
+    expect(session.cancelUrl).toBe(`http://localhost:3000/book/${BOOK}/${CHAPTER}`);
+    const mine = await ownMaterials(auth);
+    expect(mine.count).toBe(2);
+    expect(mine.data.map((m) => m.name).sort()).toEqual(['Chapter 3 Lesson', 'Chapter 3 Quiz']);
+    expect(mine.data.every((m) => m.status === 'finished' && m.bookUrl === BOOK)).toBe(true);
+    // Credits are not spent on copies.
+    expect((await userRow(user.id)).generationCredits).toBe(5);
+
+    // The copies are the teacher's: into a folder, exported.
+    const folder = await post('/materials/createset', { name: 'Term 1' }, auth);
+    const setId = folder.json().data._id;
+    const copy = mine.data[0]!;
+    const moved = await post('/materials/movegeneratedmaterial', { id: copy._id, setId }, auth);
+    expect(moved.statusCode).toBe(200);
+    const exported = await get(`/materials/exportmaterial?id=${copy._id}&format=txt`, auth);
+    expect(exported.statusCode).toBe(200);
+
+    const pack = (
+      await get(`/payment/chapter-pack?bookUrl=${BOOK}&chapterUrl=${CHAPTER}`, auth)
+    ).json().data;
+    expect(pack).toMatchObject({ purchased: true, included: false });
+    const again = await post(
+      '/payment/creategutenbergbookchaptermaterialcheckoutsession',
+      ref,
+      auth,
+    );
+    expect(again.statusCode).toBe(409);
+
+    // A deleted copy can be added back for free once bought; nothing is copied twice.
+    expect((await post('/materials/addchaptermaterials', ref, auth)).json()).toEqual({ copied: 0 });
+    await post('/materials/deletegeneratedmaterial', { id: copy._id }, auth);
+    expect((await post('/materials/addchaptermaterials', ref, auth)).json()).toEqual({ copied: 1 });
+    expect((await ownMaterials(auth)).count).toBe(2);
+  });
+
+  it('subscribers add them with no checkout', async () => {
+    const { auth } = await createUser(t.app);
+    await buy(auth, '/payment/create-checkout-session');
+    const checkout = await post(
+      '/payment/creategutenbergbookchaptermaterialcheckoutsession',
+      ref,
+      auth,
+    );
+    expect(checkout.statusCode).toBe(409);
+    const pack = (
+      await get(`/payment/chapter-pack?bookUrl=${BOOK}&chapterUrl=${CHAPTER}`, auth)
+    ).json().data;
+    expect(pack).toMatchObject({ included: true, purchased: false });
+    expect((await post('/materials/addchaptermaterials', ref, auth)).json()).toEqual({ copied: 2 });
+    expect((await post('/materials/addchaptermaterials', ref, auth)).json()).toEqual({ copied: 0 });
+    expect((await ownMaterials(auth)).count).toBe(2);
+    const orders = (await get('/users/me/orders', auth)).json();
+    expect(orders.count).toBe(1); // only the plan: adding is not a purchase
+  });
+});

@@ -19,6 +19,26 @@ export interface RegisterBillingOptions {
 }
 
 /**
+ * A chapter's ready-made materials as billing sells them: counted and copied by the materials
+ * service, named from the catalogue.
+ */
+function chapterPacksOf(app: FastifyInstance): ChapterPacks {
+  return {
+    async describe(bookUrl, chapterUrl) {
+      const { count } = await app.materials.chapterMaterials(bookUrl, chapterUrl);
+      if (count === 0) return null;
+      const chapter = await app.books.getChapter(bookUrl, chapterUrl).catch(() => null);
+      const title = chapter
+        ? `${chapter.data.book.title}: ${chapter.data.chapter.title}`
+        : `${bookUrl}, ${chapterUrl}`;
+      return { title, count };
+    },
+    copyTo: (db, userId, bookUrl, chapterUrl) =>
+      app.materials.copyChapterMaterials(userId, bookUrl, chapterUrl, db),
+  };
+}
+
+/**
  * Wires billing into the app: the payments adapter chosen by the config, the service (also
  * `app.billing`), the API routes, the signed webhooks, and with the local adapter its test
  * pages' calls and its billing clock.
@@ -33,7 +53,7 @@ export async function registerBilling(
     payments,
     publicUrl: app.config.publicUrl,
     log: app.log,
-    ...(options.chapterPacks ? { chapterPacks: options.chapterPacks } : {}),
+    chapterPacks: options.chapterPacks ?? chapterPacksOf(app),
   });
   app.decorate('billing', service);
   await app.register(billingRoutes(service), { prefix: '/api/v1' });

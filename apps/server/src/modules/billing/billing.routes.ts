@@ -2,6 +2,7 @@ import {
   BalanceAnswerSchema,
   ChapterCheckoutSessionBodySchema,
   ChapterMaterialsCopyAnswerSchema,
+  ChapterPackAnswerSchema,
   ChapterRefSchema,
   CheckoutAnswerSchema,
   CheckoutSessionAnswerSchema,
@@ -243,6 +244,25 @@ export const billingRoutes = (service: BillingService): FastifyPluginAsyncZod =>
         const user = await requireUser(request);
         reply.header('cache-control', 'no-store');
         return service.getBalance(user);
+      },
+    );
+
+    app.get(
+      '/payment/chapter-pack',
+      {
+        schema: {
+          tags,
+          summary:
+            'A chapter’s ready-made materials as a product; with a session, whether you have them',
+          querystring: ChapterRefSchema,
+          response: { 200: ChapterPackAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = await request.currentUser();
+        reply.header('cache-control', 'private, no-store');
+        const { bookUrl, chapterUrl } = request.query;
+        return { data: await service.getChapterPack(user, bookUrl, chapterUrl) };
       },
     );
 

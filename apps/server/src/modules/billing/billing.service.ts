@@ -1,5 +1,6 @@
 import {
   BILLING_MESSAGES,
+  CHAPTER_MATERIALS_PRICE_CENTS,
   CURRENCY,
   PRODUCT_CREDITS,
   PRODUCT_INFO,
@@ -8,6 +9,7 @@ import {
   type BalanceAnswer,
   type BillingProduct,
   type ChapterCheckoutSessionBody,
+  type ChapterPack,
   type CheckoutAnswer,
   type CheckoutSession,
   type CheckoutSessionBody,
@@ -69,7 +71,7 @@ export interface BillingDeps {
   payments: Payments;
   publicUrl: string;
   log: Logger;
-  chapterPacks?: ChapterPacks;
+  chapterPacks: ChapterPacks;
 }
 
 /** The event types billing acts on; others are acknowledged and left alone. */
@@ -175,7 +177,7 @@ export class BillingService {
   }
 
   private async findChapterPack(bookUrl: string, chapterUrl: string) {
-    const pack = await this.deps.chapterPacks?.describe(bookUrl, chapterUrl);
+    const pack = await this.deps.chapterPacks.describe(bookUrl, chapterUrl);
     if (!pack || pack.count === 0) throw notFound('This chapter has no ready-made materials yet.');
     return pack;
   }
@@ -373,19 +375,42 @@ export class BillingService {
   /* Chapter materials for subscribers                                                        */
   /* --------------------------------------------------------------------------------------- */
 
-  /** Subscribers add a chapter's ready-made materials to their own with no checkout. */
+  /** A chapter's pack as a product, and whether this teacher has it already (bought or with the plan). */
+  async getChapterPack(
+    user: UserRow | null,
+    bookUrl: string,
+    chapterUrl: string,
+  ): Promise<ChapterPack> {
+    const pack = await this.findChapterPack(bookUrl, chapterUrl);
+    return {
+      count: pack.count,
+      price: CHAPTER_MATERIALS_PRICE_CENTS,
+      purchased: user
+        ? await repo.hasPaidChapterOrder(this.db, user.id, bookUrl, chapterUrl)
+        : false,
+      included: user?.isSubscribed ?? false,
+    };
+  }
+
+  /**
+   * Copies a chapter's ready-made materials into Your Materials with no checkout: for
+   * subscribers, and for teachers who bought the pack (to get back copies they deleted).
+   */
   async addChapterMaterials(
     user: UserRow,
     bookUrl: string,
     chapterUrl: string,
   ): Promise<{ copied: number }> {
     await this.findChapterPack(bookUrl, chapterUrl);
-    if (!user.isSubscribed) {
+    if (
+      !user.isSubscribed &&
+      !(await repo.hasPaidChapterOrder(this.db, user.id, bookUrl, chapterUrl))
+    ) {
       throw paymentRequired(
         "Adding a chapter's ready-made materials for free needs the Unlimited plan; you can also buy this chapter's pack.",
       );
     }
-    const copied = await this.deps.chapterPacks!.copyTo(this.db, user.id, bookUrl, chapterUrl);
+    const copied = await this.deps.chapterPacks.copyTo(this.db, user.id, bookUrl, chapterUrl);
     return { copied };
   }
 
@@ -482,7 +507,6 @@ export class BillingService {
     if (!paid) return;
     await repo.addCredits(tx, paid.userId, PRODUCT_CREDITS[paid.product]);
     if (paid.product === 'chapterMaterials' && paid.bookUrl && paid.chapterUrl) {
-      if (!this.deps.chapterPacks) throw new Error('chapter packs are not wired');
       await this.deps.chapterPacks.copyTo(tx, paid.userId, paid.bookUrl, paid.chapterUrl);
     }
   }

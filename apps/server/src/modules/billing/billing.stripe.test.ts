@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { orders, paymentEvents, users } from '../../db/schema/index.js';
+import { chapter } from '../../test/chapters.js';
 import { createTestApp, createUser, type TestApp } from '../../test/helpers.js';
 
 /**
@@ -304,6 +305,37 @@ describe('the stripe adapter sends Stripe what it needs', () => {
       customer: first!.form.customer,
     });
     expect(first!.form['subscription_data[metadata][userId]']).toBeUndefined();
+  });
+
+  it('a chapter pack: payment mode, priced inline at $2.99 with the chapter in its name', async () => {
+    await t.app.materials.createPlatformMaterial({
+      bookUrl: 'stripe-book',
+      chapterUrl: 'chapter-1',
+      name: 'Chapter 1 Quiz',
+      subject: 'English',
+      grade: '8th Grade (Year 9)',
+      type: 'Quiz',
+      referenceText: chapter(84).text,
+    });
+    const { auth } = await createUser(t.app);
+    const res = await post(
+      '/payment/creategutenbergbookchaptermaterialcheckoutsession',
+      { bookUrl: 'stripe-book', chapterUrl: 'chapter-1' },
+      auth,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const [session] = fake.of('/v1/checkout/sessions');
+    expect(session!.form).toMatchObject({
+      mode: 'payment',
+      'line_items[0][price_data][currency]': 'usd',
+      'line_items[0][price_data][unit_amount]': '299',
+      'line_items[0][price_data][product_data][name]':
+        'Ready-made materials: stripe-book, chapter-1',
+      'line_items[0][quantity]': '1',
+      'metadata[product]': 'chapterMaterials',
+      cancel_url: 'http://localhost:3000/book/stripe-book/chapter-1',
+    });
+    expect(session!.form['line_items[0][price]']).toBeUndefined();
   });
 
   it('a refused checkout answers 503, charges nothing and leaves no pending order', async () => {
