@@ -195,6 +195,52 @@ test.describe('billing', () => {
     await expect(page.getByTestId('seller-status')).toHaveText('Restricted');
   });
 
+  test('buys a chapter’s ready-made materials into Your Materials; a subscriber adds them free', async ({
+    page,
+    request,
+  }) => {
+    const chapterPath = '/book/frankenstein-or-the-modern-prometheus/letter-1';
+    const buyer = await createAccount(request);
+    await signIn(page, buyer);
+    await page.goto(chapterPath);
+    const section = page.getByRole('region', { name: 'Ready-made materials for this chapter' });
+    await expect(section.getByText(/Get your own copies of these 4 materials/)).toBeVisible();
+    await section.getByRole('button', { name: 'Buy for $2.99' }).click();
+    await expect(page).toHaveURL(/\/pay\/checkout\//);
+    await expect(
+      page.getByText(/^Chapter's ready-made materials: Frankenstein.*Letter 1$/),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Pay $2.99' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
+    await expect(page.getByText(/are now in Your Materials/)).toBeVisible();
+    await page.getByRole('link', { name: 'Open Your Materials' }).click();
+    await expect(page.locator('.material-card')).toHaveCount(4);
+    await expect(page.locator('.material-card').filter({ hasText: 'Letter 1 Quiz' })).toHaveCount(
+      1,
+    );
+    // Bought: the chapter now offers to add them back, not to buy again.
+    await page.goto(chapterPath);
+    await expect(section.getByRole('button', { name: 'Add to my materials' })).toBeVisible();
+    await expectAccessible(page, 'chapter pack bought');
+
+    const subscriber = await createAccount(request);
+    const headers = { authorization: `Bearer ${subscriber.token}` };
+    const start = await request.post('/api/v1/payment/create-checkout-session', {
+      headers,
+      data: {},
+    });
+    const { id } = (await start.json()) as { id: string };
+    expect((await request.post(`/api/v1/payment/local/checkout/${id}/pay`, { headers })).ok()).toBe(
+      true,
+    );
+    await page.evaluate((token) => localStorage.setItem('token', token), subscriber.token);
+    await page.goto(chapterPath);
+    await expect(section.getByText(/Your Unlimited plan includes this chapter/)).toBeVisible();
+    await section.getByRole('button', { name: 'Add to my materials' }).click();
+    await expect(section.getByText('Added 4 materials to Your Materials.')).toBeVisible();
+    await snap(page, 'billing-chapter-pack-subscriber');
+  });
+
   test('guests see the plans and are asked to log in; phones get one column', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto('/subscription');

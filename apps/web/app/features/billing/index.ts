@@ -1,6 +1,7 @@
 export * from './api';
 export { ActionButton } from './components/action-button';
 export { BuyCreditsButton, BuyCreditsDialog } from './components/buy-credits-dialog';
+export { ChapterPackOffer } from './components/chapter-pack-offer';
 export { OrdersList } from './components/orders-list';
 export {
   CreditCheckoutButton,
