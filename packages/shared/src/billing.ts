@@ -100,7 +100,7 @@ const Referral = z.string().trim().max(100, 'must be at most 100 characters').op
 const ReturnPath = z
   .string()
   .max(300, 'must be at most 300 characters')
-  .regex(/^\/(?![/\\])[\w\-/.?=&%]*$/, 'must be a path on this site, such as /dashboard')
+  .regex(/^\/(?![/\\])[^\s\\]*$/, 'must be a path on this site, such as /dashboard')
   .optional();
 
 /** `POST /payment/create-checkout-session`: the plan (a missing body is an empty one). */
