@@ -241,6 +241,33 @@ test.describe('billing', () => {
     await snap(page, 'billing-chapter-pack-subscriber');
   });
 
+  test('a failed renewal keeps the plan and asks for a new card', async ({ page, request }) => {
+    const account = await createAccount(request);
+    const headers = { authorization: `Bearer ${account.token}` };
+    const start = await request.post('/api/v1/payment/create-checkout-session', {
+      headers,
+      data: {},
+    });
+    const { id } = (await start.json()) as { id: string };
+    await request.post(`/api/v1/payment/local/checkout/${id}/pay`, { headers });
+    const failed = await request.post('/api/v1/payment/local/portal/fail-payment', { headers });
+    expect(((await failed.json()) as { data: { status: string } }).data.status).toBe('past_due');
+
+    await signIn(page, account);
+    await page.goto('/dashboard');
+    await expect(page.getByRole('alert')).toContainText('Your last payment did not go through.');
+    await expect(
+      page.getByRole('alert').getByRole('button', { name: 'Manage Subscription' }),
+    ).toBeVisible();
+    await expectAccessible(page, 'dashboard with a failed renewal');
+    await page.goto('/account?tab=subscription');
+    await expect(
+      page.getByRole('tabpanel').getByText('Payment failed', { exact: true }),
+    ).toBeVisible();
+    await page.goto('/material-generator');
+    await expect(page.getByRole('button', { name: 'Generate Material' })).toBeEnabled();
+  });
+
   test('guests see the plans and are asked to log in; phones get one column', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto('/subscription');

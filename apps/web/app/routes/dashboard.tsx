@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { Loading } from '../components/ui/loading';
-import { BuyCreditsButton, BuyCreditsDialog } from '../features/billing';
+import { BuyCreditsButton, BuyCreditsDialog, PastDueNotice } from '../features/billing';
 import { DashboardCards, FolderSidebar } from '../features/materials';
 import { requireSession } from '../lib/guard';
 import { seo } from '../lib/seo';
@@ -48,6 +48,7 @@ export default function DashboardRoute() {
         <h1>Dashboard</h1>
         <BuyCreditsButton onOpen={() => setBuying(true)} />
       </div>
+      <PastDueNotice subscribed={!!user?.isSubscribed} />
       <BuyCreditsDialog open={buying} onClose={() => setBuying(false)} user={user} />
       <div className="dashboard-layout">
         <DashboardCards chatUrl={chatUrl} />

@@ -3,6 +3,7 @@ export { ActionButton } from './components/action-button';
 export { BuyCreditsButton, BuyCreditsDialog } from './components/buy-credits-dialog';
 export { ChapterPackOffer } from './components/chapter-pack-offer';
 export { OrdersList } from './components/orders-list';
+export { PastDueNotice } from './components/past-due-notice';
 export {
   CreditCheckoutButton,
   CreditPacks,
