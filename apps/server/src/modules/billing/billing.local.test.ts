@@ -558,6 +558,23 @@ describe("a chapter's ready-made materials", () => {
     expect((await ownMaterials(auth)).count).toBe(2);
   });
 
+  it('two checkouts of the same pack started together: only the first can be paid', async () => {
+    const { auth } = await createUser(t.app);
+    const url = '/payment/creategutenbergbookchaptermaterialcheckoutsession';
+    const first = (await post(url, ref, auth)).json().id;
+    const second = (await post(url, ref, auth)).json().id;
+    expect((await post(`/payment/local/checkout/${first}/pay`, undefined, auth)).statusCode).toBe(
+      200,
+    );
+    expect((await post(`/payment/local/checkout/${second}/pay`, undefined, auth)).statusCode).toBe(
+      409,
+    );
+    const paid = (await get('/users/me/orders', auth))
+      .json()
+      .data.filter((o: { status: string }) => o.status === 'paid');
+    expect(paid).toHaveLength(1);
+  });
+
   it('subscribers add them with no checkout', async () => {
     const { auth } = await createUser(t.app);
     await buy(auth, '/payment/create-checkout-session');

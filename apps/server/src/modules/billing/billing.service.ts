@@ -443,7 +443,7 @@ export class BillingService {
           break;
         case 'checkout.session.expired':
         case 'checkout.session.async_payment_failed':
-          await this.onCheckoutEnded(tx, object);
+          await this.onCheckoutEnded(tx, provider, object);
           break;
         case 'customer.subscription.created':
         case 'customer.subscription.updated':
@@ -471,14 +471,16 @@ export class BillingService {
 
   private async orderOfSession(
     tx: Db,
+    provider: PaymentProviderKind,
     session: CheckoutSessionObject,
   ): Promise<OrderRow | undefined> {
     const byId = session.metadata.orderId
       ? await repo.findOrderById(tx, session.metadata.orderId)
       : undefined;
     const order = byId ?? (await repo.findOrderBySession(tx, session.id));
-    // The order named in the metadata must be the one this session was made for.
-    if (order?.checkoutSessionId && order.checkoutSessionId !== session.id) return undefined;
+    // The order named in the metadata must be the one this session was made for, by this provider.
+    if (!order || order.provider !== provider) return undefined;
+    if (order.checkoutSessionId && order.checkoutSessionId !== session.id) return undefined;
     return order;
   }
 
@@ -489,7 +491,7 @@ export class BillingService {
     at: Date,
   ): Promise<void> {
     const session = CheckoutSessionObject.parse(object);
-    const order = await this.orderOfSession(tx, session);
+    const order = await this.orderOfSession(tx, provider, session);
     if (!order) {
       this.deps.log.warn({ sessionId: session.id }, 'payments: a completed checkout has no order');
       return;
@@ -511,9 +513,13 @@ export class BillingService {
     }
   }
 
-  private async onCheckoutEnded(tx: Db, object: unknown): Promise<void> {
+  private async onCheckoutEnded(
+    tx: Db,
+    provider: PaymentProviderKind,
+    object: unknown,
+  ): Promise<void> {
     const session = CheckoutSessionObject.parse(object);
-    const order = await this.orderOfSession(tx, session);
+    const order = await this.orderOfSession(tx, provider, session);
     if (order) await repo.markOrderCanceled(tx, order.id);
   }
 
@@ -665,6 +671,14 @@ export class BillingService {
       throw conflict('This checkout has expired. Please start again.');
     if (order.product === 'subscription' && user.isSubscribed)
       throw conflict(BILLING_MESSAGES.alreadySubscribed);
+    if (
+      order.product === 'chapterMaterials' &&
+      order.bookUrl &&
+      order.chapterUrl &&
+      (await repo.hasPaidChapterOrder(this.db, user.id, order.bookUrl, order.chapterUrl))
+    ) {
+      throw conflict("You already bought this chapter's materials: they are in Your Materials.");
+    }
     await this.applyAll(this.local.completeCheckout(session));
     return {
       url: `${this.deps.publicUrl}/thankyou?session_id=${encodeURIComponent(sessionId)}`,
