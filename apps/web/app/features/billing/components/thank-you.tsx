@@ -150,7 +150,15 @@ export function ThankYou({
     <>
       <h1>Thank you!</h1>
       <p className="lead">
-        You bought <strong>{order.productName}</strong> for{' '}
+        You bought{' '}
+        <strong>
+          {order.product === 'subscription'
+            ? 'the Unlimited plan'
+            : order.product === 'chapterMaterials'
+              ? "a chapter's ready-made materials"
+              : order.productName}
+        </strong>{' '}
+        for{' '}
         <strong>
           {formatCents(order.amount)}
           {order.product === 'subscription' ? ' a month' : ''}
