@@ -91,7 +91,14 @@ export const PRODUCT_CREDITS: Record<
 /* ------------------------------------------------------------------------------------------ */
 
 /** A referral code from a partner link; kept with the order, never affects the price. */
-const Referral = z.string().trim().max(100, 'must be at most 100 characters').optional();
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+
+const Referral = z
+  .string()
+  .trim()
+  .max(100, 'must be at most 100 characters')
+  .regex(NO_CONTROL_CHARACTERS, 'must be plain text')
+  .optional();
 
 /**
  * Where to come back to when the teacher leaves the checkout without paying: a path on this
@@ -100,7 +107,8 @@ const Referral = z.string().trim().max(100, 'must be at most 100 characters').op
 const ReturnPath = z
   .string()
   .max(300, 'must be at most 300 characters')
-  .regex(/^\/(?![/\\])[^\s\\]*$/, 'must be a path on this site, such as /dashboard')
+  // Printable ASCII (browsers percent-encode the rest), no backslash, not `//` (another host).
+  .regex(/^\/(?![/\\])[!-[\]-~]*$/, 'must be a path on this site, such as /dashboard')
   .optional();
 
 /** `POST /payment/create-checkout-session`: the plan (a missing body is an empty one). */
@@ -119,10 +127,14 @@ export const CreditCheckoutSessionBodySchema = z.object({
 });
 export type CreditCheckoutSessionBody = z.output<typeof CreditCheckoutSessionBodySchema>;
 
-const ChapterRef = {
-  bookUrl: z.string({ error: 'is required' }).trim().min(1, 'is required').max(300),
-  chapterUrl: z.string({ error: 'is required' }).trim().min(1, 'is required').max(300),
-};
+const UrlPart = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .max(300)
+  .regex(NO_CONTROL_CHARACTERS, 'must be plain text');
+
+const ChapterRef = { bookUrl: UrlPart, chapterUrl: UrlPart };
 
 export const ChapterCheckoutSessionBodySchema = z.object({
   referral: Referral,

@@ -421,6 +421,14 @@ describe('no client path grants credits or the plan', () => {
     ['/payment/create-checkout-session', { referral: 'x'.repeat(101) }, 'referral'],
     ['/payment/create-checkout-session', { returnPath: '//evil.example' }, 'returnPath'],
     ['/payment/create-checkout-session', { returnPath: 'https://evil.example' }, 'returnPath'],
+    ['/payment/create-checkout-session', { returnPath: '/a\u0000b' }, 'returnPath'],
+    ['/payment/create-checkout-session', { returnPath: '/\\evil.example' }, 'returnPath'],
+    ['/payment/create-checkout-session', { referral: 'a\u0000' }, 'referral'],
+    [
+      '/payment/creategutenbergbookchaptermaterialcheckoutsession',
+      { bookUrl: 'a\u0000', chapterUrl: 'b' },
+      'bookUrl',
+    ],
     ['/payment/creategutenbergbookchaptermaterialcheckoutsession', { bookUrl: 'x' }, 'chapterUrl'],
     ['/payment/local/portal/refund', undefined, 'action'],
   ])('%s with %j is a 400 naming %s', async (url, body, field) => {
