@@ -91,6 +91,8 @@ export const PRODUCT_CREDITS: Record<
 /* ------------------------------------------------------------------------------------------ */
 
 /** A referral code from a partner link; kept with the order, never affects the price. */
+/** Text without control characters (PostgreSQL refuses a NUL in text; the rest is noise). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 const Referral = z
