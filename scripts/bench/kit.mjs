@@ -58,6 +58,7 @@ export async function startServer({ dataDir, env = {} } = {}) {
       JWT_SECRET: 'bench-secret-that-is-at-least-32-characters',
       LOG_LEVEL: 'error',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PAYMENTS: 'local',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

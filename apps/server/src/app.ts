@@ -18,6 +18,7 @@ import { newsletterRoutes } from './modules/newsletter/newsletter.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { importsRoutes } from './modules/imports/imports.routes.js';
 import { registerMaterials } from './modules/materials/materials.module.js';
+import { registerBilling, type RegisterBillingOptions } from './modules/billing/billing.module.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -45,6 +46,8 @@ export interface BuildAppOptions {
   /** Close the database when the app closes (tests that share a database pass false). */
   closeDatabase?: boolean;
   logger?: FastifyServerOptions['logger'];
+  /** Billing's payments adapter or chapter packs instead of the config's (tests). */
+  billing?: RegisterBillingOptions;
 }
 
 const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
@@ -103,6 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(importsRoutes, { prefix: '/api/v1' });
   await app.register(booksRoutes, { prefix: '/api/v1' });
   await registerMaterials(app);
+  await registerBilling(app, options.billing);
 
   await app.register(webPlugin, {
     mode: webMode,

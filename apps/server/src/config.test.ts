@@ -89,4 +89,64 @@ describe('loadConfig', () => {
       forcePathStyle: true,
     });
   });
+
+  it('payments: local by default, Stripe when its key is set, with every setting it needs', () => {
+    const dir = tmp();
+    expect(loadConfig({ DATA_DIR: dir }).payments).toEqual({ provider: 'local' });
+    const stripe = {
+      DATA_DIR: dir,
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_PRICE_SUBSCRIPTION: 'price_a',
+      STRIPE_PRICE_MODEL_TRAINING_CREDIT: 'price_b',
+      STRIPE_PRICE_IMAGE_CREDITS: 'price_c',
+    };
+    expect(loadConfig(stripe).payments).toEqual({
+      provider: 'stripe',
+      secretKey: 'sk_test_abc',
+      webhookSecret: 'whsec_abc',
+      connectWebhookSecret: undefined,
+      prices: {
+        subscription: 'price_a',
+        modelTrainingCredit: 'price_b',
+        imageGenerationCredits: 'price_c',
+      },
+      apiBase: undefined,
+    });
+    expect(
+      loadConfig({ ...stripe, STRIPE_API_BASE: 'http://127.0.0.1:12111' }).payments,
+    ).toMatchObject({ apiBase: { host: '127.0.0.1', port: 12111, protocol: 'http' } });
+    // PAYMENTS=local wins over a key (a developer keeps the key in their shell).
+    expect(loadConfig({ ...stripe, PAYMENTS: 'local' }).payments).toEqual({ provider: 'local' });
+    try {
+      loadConfig({ DATA_DIR: dir, PAYMENTS: 'stripe', STRIPE_WEBHOOK_SECRET: 'nope' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'STRIPE_WEBHOOK_SECRET: must be a webhook signing secret (whsec_…)',
+      ]);
+    }
+    try {
+      loadConfig({ DATA_DIR: dir, PAYMENTS: 'stripe' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'STRIPE_SECRET_KEY: required when PAYMENTS is stripe',
+        'STRIPE_WEBHOOK_SECRET: required when PAYMENTS is stripe',
+        'STRIPE_PRICE_SUBSCRIPTION: required when PAYMENTS is stripe',
+        'STRIPE_PRICE_MODEL_TRAINING_CREDIT: required when PAYMENTS is stripe',
+        'STRIPE_PRICE_IMAGE_CREDITS: required when PAYMENTS is stripe',
+      ]);
+    }
+  });
+
+  it('production never runs the free test checkout by accident', () => {
+    const production = {
+      DATA_DIR: tmp(),
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(40),
+    };
+    expect(() => loadConfig(production)).toThrow(/PAYMENTS: required in production/);
+    expect(loadConfig({ ...production, PAYMENTS: 'local' }).payments.provider).toBe('local');
+  });
 });

@@ -71,6 +71,34 @@ const EnvSchema = z.object({
   LLM_TIMEOUT: z.coerce.number().min(0.1).max(600).default(60),
   /** Worker threads of the built-in generator (0: run it on the main thread). */
   LLM_LOCAL_THREADS: z.coerce.number().int().min(0).max(16).default(1),
+  /** Payments: 'local' (offline test checkout) or 'stripe'; STRIPE_SECRET_KEY alone picks stripe. */
+  PAYMENTS: z.enum(['local', 'stripe']).optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_\S+$/, 'must be a Stripe secret key (sk_… or rk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  STRIPE_CONNECT_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  STRIPE_PRICE_SUBSCRIPTION: z
+    .string()
+    .regex(/^price_\S+$/, 'must be a price id (price_…)')
+    .optional(),
+  STRIPE_PRICE_MODEL_TRAINING_CREDIT: z
+    .string()
+    .regex(/^price_\S+$/, 'must be a price id (price_…)')
+    .optional(),
+  STRIPE_PRICE_IMAGE_CREDITS: z
+    .string()
+    .regex(/^price_\S+$/, 'must be a price id (price_…)')
+    .optional(),
+  /** Tests only: send Stripe API calls to this base URL (a fake Stripe server). */
+  STRIPE_API_BASE: z.url().optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -103,7 +131,21 @@ export interface Config {
     timeoutMs: number;
     localThreads: number;
   };
+  payments: PaymentsConfig;
 }
+
+export type PaymentsConfig =
+  | { provider: 'local' }
+  | {
+      provider: 'stripe';
+      secretKey: string;
+      webhookSecret: string;
+      /** Signs the Connect endpoint's events (sellers' account.updated); optional. */
+      connectWebhookSecret: string | undefined;
+      prices: { subscription: string; modelTrainingCredit: string; imageGenerationCredits: string };
+      /** Where API calls go instead of api.stripe.com (tests). */
+      apiBase: { host: string; port: number; protocol: 'http' | 'https' } | undefined;
+    };
 
 export type StorageConfig =
   | { driver: 'local'; dir: string }
@@ -158,6 +200,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!e.LLM_BASE_URL) problems.push('LLM_BASE_URL: required when LLM_PROVIDER is openai');
     if (!e.LLM_MODEL) problems.push('LLM_MODEL: required when LLM_PROVIDER is openai');
   }
+  const paymentsProvider = e.PAYMENTS ?? (e.STRIPE_SECRET_KEY ? 'stripe' : 'local');
+  if (paymentsProvider === 'stripe') {
+    const required = [
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'STRIPE_PRICE_SUBSCRIPTION',
+      'STRIPE_PRICE_MODEL_TRAINING_CREDIT',
+      'STRIPE_PRICE_IMAGE_CREDITS',
+    ] as const;
+    for (const key of required) {
+      if (!e[key]) problems.push(`${key}: required when PAYMENTS is stripe`);
+    }
+  } else if (e.NODE_ENV === 'production' && e.PAYMENTS !== 'local') {
+    // The local adapter's test checkout lets anyone "pay" without a card: never by accident.
+    problems.push(
+      'PAYMENTS: required in production: set STRIPE_SECRET_KEY (and the other STRIPE_ settings) to take payments, or PAYMENTS=local to run the offline test checkout, where no card is charged and every purchase is free',
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -207,6 +267,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: Math.round(e.LLM_TIMEOUT * 1000),
       localThreads: e.LLM_LOCAL_THREADS,
     },
+    payments:
+      paymentsProvider === 'stripe'
+        ? {
+            provider: 'stripe',
+            secretKey: e.STRIPE_SECRET_KEY!,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+            connectWebhookSecret: e.STRIPE_CONNECT_WEBHOOK_SECRET,
+            prices: {
+              subscription: e.STRIPE_PRICE_SUBSCRIPTION!,
+              modelTrainingCredit: e.STRIPE_PRICE_MODEL_TRAINING_CREDIT!,
+              imageGenerationCredits: e.STRIPE_PRICE_IMAGE_CREDITS!,
+            },
+            apiBase: e.STRIPE_API_BASE ? apiBaseOf(e.STRIPE_API_BASE) : undefined,
+          }
+        : { provider: 'local' },
+  };
+}
+
+/** `http://127.0.0.1:4242` → the host, port and protocol the Stripe SDK takes. */
+function apiBaseOf(url: string): { host: string; port: number; protocol: 'http' | 'https' } {
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+  return {
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : protocol === 'http' ? 80 : 443,
+    protocol,
   };
 }
 

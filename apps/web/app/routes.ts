@@ -19,6 +19,12 @@ export default [
   route('create-set', 'routes/create-set.tsx'),
   route('set/:id', 'routes/set.tsx'),
   route('material/:id/print', 'routes/material-print.tsx'),
+  route('subscription', 'routes/subscription.tsx'),
+  route('thankyou', 'routes/thankyou.tsx'),
+  // The local payments adapter's own checkout, portal and onboarding pages.
+  route('pay/checkout/:id', 'routes/pay-checkout.tsx'),
+  route('pay/portal', 'routes/pay-portal.tsx'),
+  route('pay/onboarding', 'routes/pay-onboarding.tsx'),
   // Everything else, including the template-only paths the spec lists, is a real 404.
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

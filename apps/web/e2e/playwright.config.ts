@@ -54,6 +54,8 @@ export default defineConfig({
       CHAT_URL: 'https://chat.example.org',
       // Every test signs up from 127.0.0.1: widen the per-IP budgets (per-email ones stay).
       RATE_LIMIT_SCALE: '100',
+      // The offline test checkout (production mode asks for the choice to be explicit).
+      PAYMENTS: 'local',
     },
   },
 });

@@ -10,3 +10,4 @@ export * from './newsletter.js';
 export * from './imports.js';
 export * from './books.js';
 export * from './materials.js';
+export * from './billing.js';

@@ -21,6 +21,9 @@ export const OwnUserSchema = z.object({
   country: z.string(),
   generationCredits: z.number().int(),
   isSubscribed: z.boolean(),
+  /** Bought in packs (billing); read-only for clients like the two fields above. */
+  imageGenerationCredits: z.number().int(),
+  modelTrainingCredits: z.number().int(),
   isAdmin: z.boolean(),
 });
 export type OwnUser = z.infer<typeof OwnUserSchema>;
@@ -156,8 +159,8 @@ export type LoginInput = z.input<typeof LoginInputSchema>;
 
 /**
  * `PATCH /users/{id}`: the editable profile fields. Read-only fields (`_id`, `username`,
- * `email`, `generationCredits`, `isSubscribed`, `createdAt`) are not part of it and are
- * ignored when sent. `avatar`: a `data:` URL uploads a new picture, `''` removes it, and the
+ * `email`, `generationCredits`, `isSubscribed`, `imageGenerationCredits`, `modelTrainingCredits`,
+ * `createdAt`) are not part of it and are ignored when sent. `avatar`: a `data:` URL uploads a new picture, `''` removes it, and the
  * current address (or anything else) leaves it as it is.
  */
 export const UpdateProfileInputSchema = z.object({

@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { Link, useNavigate, useNavigation, useSearchParams } from 'react-router';
 import { Loading } from '../components/ui/loading';
+import { OrdersList, SellerSettings, SubscriptionPanel } from '../features/billing';
 import { Avatar } from '../features/users/components/avatar';
 import { EditInfoForm } from '../features/users/components/edit-info-form';
 import { PasswordForm } from '../features/users/components/password-form';
@@ -9,10 +10,14 @@ import { requireSession } from '../lib/guard';
 import { seo } from '../lib/seo';
 import { useSession } from '../lib/session';
 import accountsCss from '../styles/accounts.css?url';
+import billingCss from '../styles/billing.css?url';
 import type { Route } from './+types/account';
 import type { OwnUser } from '@chapterwise/shared';
 
-export const links = () => [{ rel: 'stylesheet', href: accountsCss }];
+export const links = () => [
+  { rel: 'stylesheet', href: accountsCss },
+  { rel: 'stylesheet', href: billingCss },
+];
 
 export const meta = () =>
   seo({ title: 'Account', description: 'Your Chapterwise account.', noindex: true });
@@ -32,13 +37,25 @@ export function HydrateFallback() {
 }
 
 /**
- * The account page's sections, shown as tabs (?tab=<id> links to one). Other features add
- * theirs here: billing's "Subscription" area and "Seller settings" go after Password.
+ * The account page's sections, shown as tabs (?tab=<id> links to one): the profile, the
+ * password, then billing's subscription area, orders and seller settings.
  */
-function accountSections(user: OwnUser): Section[] {
+function accountSections(user: OwnUser, seller: React.ReactNode): Section[] {
   return [
     { id: 'edit-info', label: 'Edit Info', content: <EditInfoForm user={user} /> },
     { id: 'password', label: 'Password', content: <PasswordForm /> },
+    { id: 'subscription', label: 'Subscription', content: <SubscriptionPanel user={user} /> },
+    {
+      id: 'orders',
+      label: 'Orders',
+      content: (
+        <section className="billing-panel" aria-labelledby="orders-heading">
+          <h2 id="orders-heading">Orders</h2>
+          <OrdersList />
+        </section>
+      ),
+    },
+    { id: 'seller', label: 'Seller settings', content: seller },
   ];
 }
 
@@ -48,6 +65,12 @@ export default function AccountRoute() {
   const [params, setParams] = useSearchParams();
 
   const navigation = useNavigation();
+  // Back from the payment provider's onboarding: `?onboarding=return|refresh` is handled once.
+  const onboarding = params.get('onboarding');
+  const clearOnboarding = useCallback(
+    () => setParams({ tab: 'seller' }, { replace: true, preventScrollReset: true }),
+    [setParams],
+  );
   // The stored token looked valid but the server ended the session (logout elsewhere).
   useEffect(() => {
     if (status === 'guest' && navigation.state === 'idle') {
@@ -66,9 +89,13 @@ export default function AccountRoute() {
           <p className="account-name">{name}</p>
           <p className="muted account-username">@{user.username}</p>
           <p className="account-credits">
-            {user.isSubscribed
-              ? 'Unlimited plan'
-              : `${user.generationCredits} free generation${user.generationCredits === 1 ? '' : 's'} left`}
+            {user.isSubscribed ? (
+              'Unlimited plan'
+            ) : (
+              <Link to="?tab=subscription">
+                {`${user.generationCredits} free generation${user.generationCredits === 1 ? '' : 's'} left`}
+              </Link>
+            )}
           </p>
           <Link to={`/profile/${user.username}`} className="button button-ghost button-sm">
             View public profile
@@ -77,7 +104,10 @@ export default function AccountRoute() {
         <div className="card account-panel">
           <SectionTabs
             label="Account settings"
-            sections={accountSections(user)}
+            sections={accountSections(
+              user,
+              <SellerSettings onboarding={onboarding} onHandled={clearOnboarding} />,
+            )}
             current={params.get('tab') ?? 'edit-info'}
             onSelect={(tab) => setParams({ tab }, { replace: true, preventScrollReset: true })}
           />

@@ -9,9 +9,11 @@ import {
 } from '../features/books/api';
 import { ChapterText } from '../features/books/components/chapter-text';
 import { JsonLd } from '../features/books/components/json-ld';
+import { ChapterPackOffer } from '../features/billing';
 import { ChapterMaterials, fetchChapterMaterials } from '../features/materials';
 import { ApiClientError } from '../lib/api';
 import { seo } from '../lib/seo';
+import billingCss from '../styles/billing.css?url';
 import booksCss from '../styles/books.css?url';
 import materialsCss from '../styles/materials.css?url';
 import type { Route } from './+types/chapter';
@@ -19,6 +21,7 @@ import type { Route } from './+types/chapter';
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: booksCss },
   { rel: 'stylesheet', href: materialsCss },
+  { rel: 'stylesheet', href: billingCss },
 ];
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -136,7 +139,12 @@ export default function ChapterPage({ loaderData }: Route.ComponentProps) {
           </details>
         </div>
       </header>
-      <ChapterMaterials materials={materials} />
+      <ChapterMaterials
+        materials={materials}
+        offer={
+          <ChapterPackOffer bookUrl={book.url} chapterUrl={chapter.url} count={materials.length} />
+        }
+      />
       <ChapterText text={chapter.text} />
       {pager}
       <p className="muted source-note">Source: Project Gutenberg. Public domain in the USA.</p>

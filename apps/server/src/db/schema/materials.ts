@@ -8,7 +8,9 @@ import {
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { MaterialOutput, MaterialStatus } from '@chapterwise/shared';
 import { users } from './users.js';
@@ -48,6 +50,13 @@ export const generatedMaterials = pgTable(
     bookUrl: text('book_url'),
     chapterUrl: text('chapter_url'),
     isPlatform: boolean('is_platform').notNull().default(false),
+    /**
+     * For a teacher's copy of a ready-made chapter material (bought, or added with the plan):
+     * the platform material it was copied from. A teacher holds one copy of each.
+     */
+    copiedFrom: uuid('copied_from').references((): AnyPgColumn => generatedMaterials.id, {
+      onDelete: 'set null',
+    }),
     status: text('status').$type<MaterialStatus>().notNull().default('pending'),
     error: text('error'),
     output: jsonb('output').$type<MaterialOutput>(),
@@ -65,6 +74,7 @@ export const generatedMaterials = pgTable(
     index('generated_materials_platform_chapter_idx')
       .on(t.bookUrl, t.chapterUrl)
       .where(sql`${t.isPlatform}`),
+    uniqueIndex('generated_materials_user_copied_from_key').on(t.userId, t.copiedFrom),
     index('generated_materials_unfinished_idx')
       .on(t.status, t.updatedAt)
       .where(sql`${t.status} in ('pending', 'running')`),

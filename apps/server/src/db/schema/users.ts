@@ -35,7 +35,14 @@ export const users = pgTable(
     postal: text('postal').notNull().default(''),
     country: text('country').notNull().default('US'),
     generationCredits: integer('generation_credits').notNull().default(5),
+    /**
+     * Kept by billing from the user's subscriptions (true while one is active, trialing or
+     * past_due); never set from a client.
+     */
     isSubscribed: boolean('is_subscribed').notNull().default(false),
+    /** Bought in packs; only a paid order adds to them (billing). */
+    imageGenerationCredits: integer('image_generation_credits').notNull().default(0),
+    modelTrainingCredits: integer('model_training_credits').notNull().default(0),
     role: text('role', { enum: ['user', 'admin'] })
       .notNull()
       .default('user'),

@@ -468,3 +468,45 @@ export async function hasPlatformMaterials(db: Db): Promise<boolean> {
     .limit(1);
   return row !== undefined;
 }
+
+/**
+ * Copies a chapter's ready-made materials into a teacher's own (finished, outside any folder),
+ * skipping those the teacher already holds a copy of. Runs inside the caller's transaction when
+ * given one (a purchase is fulfilled in its payment event's). Returns how many were copied.
+ */
+export async function copyPlatformMaterials(
+  db: Db,
+  userId: string,
+  bookUrl: string,
+  chapterUrl: string,
+): Promise<number> {
+  const sources = await listPlatformMaterials(db, bookUrl, chapterUrl);
+  if (sources.length === 0) return 0;
+  const now = new Date();
+  const rows = await db
+    .insert(generatedMaterials)
+    .values(
+      sources.map((m) => ({
+        userId,
+        setId: null,
+        name: m.name,
+        grade: m.grade,
+        subject: m.subject,
+        type: m.type,
+        referenceText: m.referenceText,
+        descriptionText: m.descriptionText,
+        bookUrl: m.bookUrl,
+        chapterUrl: m.chapterUrl,
+        isPlatform: false,
+        copiedFrom: m.id,
+        status: 'finished' as const,
+        output: m.output,
+        attempts: 1,
+        startedAt: now,
+        finishedAt: now,
+      })),
+    )
+    .onConflictDoNothing({ target: [generatedMaterials.userId, generatedMaterials.copiedFrom] })
+    .returning({ id: generatedMaterials.id });
+  return rows.length;
+}

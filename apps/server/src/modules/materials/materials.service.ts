@@ -146,6 +146,20 @@ export class MaterialsService {
     return { data: rows.map(presentMaterial), count: rows.length };
   }
 
+  /**
+   * Gives a teacher their own copies of a chapter's ready-made materials (editable, exportable,
+   * movable to folders); those already copied are skipped. `db` is the caller's transaction when
+   * a purchase is being fulfilled. Billing decides who may have them.
+   */
+  async copyChapterMaterials(
+    userId: string,
+    bookUrl: string,
+    chapterUrl: string,
+    db: Db = this.db,
+  ): Promise<number> {
+    return repo.copyPlatformMaterials(db, userId, bookUrl, chapterUrl);
+  }
+
   async exportMaterial(
     user: UserRow | null,
     id: string,

@@ -23,6 +23,8 @@ export function presentOwnUser(row: UserRow): OwnUser {
     country: row.country,
     generationCredits: row.generationCredits,
     isSubscribed: row.isSubscribed,
+    imageGenerationCredits: row.imageGenerationCredits,
+    modelTrainingCredits: row.modelTrainingCredits,
     isAdmin: row.role === 'admin',
   };
 }

@@ -304,6 +304,8 @@ describe('PATCH /users/{id}', () => {
         username: 'renamed',
         generationCredits: 500,
         isSubscribed: true,
+        imageGenerationCredits: 1000,
+        modelTrainingCredits: 10,
         createdAt: '2000-01-01T00:00:00.000Z',
         _id: '00000000-0000-0000-0000-000000000000',
         isAdmin: true,
@@ -324,6 +326,8 @@ describe('PATCH /users/{id}', () => {
       username: account.username,
       generationCredits: 5,
       isSubscribed: false,
+      imageGenerationCredits: 0,
+      modelTrainingCredits: 0,
       isAdmin: false,
       createdAt: user.createdAt,
     });

@@ -15,8 +15,15 @@ function describe(material: Material): string {
 /**
  * The chapter page's ready-made materials (made by `npm run materials:pregenerate`): one card
  * per material with what it holds, a preview of the student copy, and the Export menu.
+ * `offer` (billing's, composed by the route) says how to get them into Your Materials.
  */
-export function ChapterMaterials({ materials }: { materials: Material[] }) {
+export function ChapterMaterials({
+  materials,
+  offer,
+}: {
+  materials: Material[];
+  offer?: React.ReactNode;
+}) {
   const headingId = useId();
   if (materials.length === 0) return null;
   return (
@@ -25,6 +32,7 @@ export function ChapterMaterials({ materials }: { materials: Material[] }) {
       <p className="muted">
         Checked against the chapter: every answer comes with the sentence it is taken from.
       </p>
+      {offer}
       <ul className="chapter-material-cards">
         {materials.map((m) => (
           <ChapterMaterialCard key={m._id} material={m} />

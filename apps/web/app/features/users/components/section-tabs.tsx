@@ -1,4 +1,4 @@
-import { useId, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 
 export interface Section {
   id: string;
@@ -24,7 +24,18 @@ export function SectionTabs({
 }) {
   const base = useId();
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
+  const list = useRef<HTMLDivElement>(null);
   const active = sections.find((s) => s.id === current) ?? sections[0];
+  const activeIndex = active ? sections.indexOf(active) : -1;
+
+  // On a phone the row of tabs scrolls sideways: keep the chosen one in view (never the page).
+  useEffect(() => {
+    const row = list.current;
+    const tab = tabs.current[activeIndex];
+    if (!row || !tab || row.scrollWidth <= row.clientWidth) return;
+    row.scrollLeft = tab.offsetLeft - row.offsetLeft - (row.clientWidth - tab.offsetWidth) / 2;
+  }, [activeIndex]);
+
   if (!active) return null;
 
   function handleKeyDown(event: React.KeyboardEvent, index: number) {
@@ -51,7 +62,7 @@ export function SectionTabs({
 
   return (
     <div className="section-tabs">
-      <div className="tabs" role="tablist" aria-label={label}>
+      <div className="tabs" role="tablist" aria-label={label} ref={list}>
         {sections.map((section, index) => {
           const selected = section.id === active.id;
           return (
