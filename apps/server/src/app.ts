@@ -11,6 +11,7 @@ import { JSON_BODY_LIMIT_BYTES } from '@chapterwise/shared';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
+import { blogRoutes } from './modules/blog/blog.routes.js';
 import { booksRoutes } from './modules/books/books.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(newsletterRoutes, { prefix: '/api/v1' });
   await app.register(importsRoutes, { prefix: '/api/v1' });
   await app.register(booksRoutes, { prefix: '/api/v1' });
+  await app.register(blogRoutes, { prefix: '/api/v1' });
   await registerMaterials(app);
 
   await app.register(webPlugin, {

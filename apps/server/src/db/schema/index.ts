@@ -2,3 +2,4 @@ export * from './users.js';
 export * from './newsletter.js';
 export * from './books.js';
 export * from './materials.js';
+export * from './blog.js';
