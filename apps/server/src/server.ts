@@ -28,7 +28,9 @@ async function main() {
   await database.migrate();
 
   const app = await buildApp({ config, database, web: dev ? 'development' : 'production' });
-  if (config.seedOnStart) await runSeeders(database, app.log);
+  if (config.seedOnStart) {
+    await runSeeders(database, app.log, { storage: app.storage, publicUrl: config.publicUrl });
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -437,14 +437,7 @@ export async function listSeededFiles(db: Db): Promise<Set<string>> {
   return new Set(rows.map((r) => r.file));
 }
 
-/** Inserts a sample post and records its file, in one transaction (a restart never doubles it). */
-export async function insertSeedPost(
-  db: Db,
-  file: string,
-  values: NewBlogPostRow | null,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    if (values) await tx.insert(blogPosts).values(values).onConflictDoNothing();
-    await tx.insert(blogSeeds).values({ file }).onConflictDoNothing();
-  });
+/** Records that a sample file was loaded (see blog.seed.ts). */
+export async function markSeeded(db: Db, file: string): Promise<void> {
+  await db.insert(blogSeeds).values({ file }).onConflictDoNothing();
 }

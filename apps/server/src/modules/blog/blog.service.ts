@@ -192,9 +192,12 @@ export class BlogService {
     return { html: rendered.html, readingMinutes: rendered.readingMinutes };
   }
 
-  /** Creates a post written by `admin` (a draft unless the input says published). */
-  async create(input: BlogPostInputParsed, admin: UserRow): Promise<BlogAdminPostAnswer> {
-    const saved = await this.save(input, undefined, admin.id);
+  /**
+   * Creates a post (a draft unless the input says published); `admin` is who wrote it, null
+   * for the sample posts.
+   */
+  async create(input: BlogPostInputParsed, admin: UserRow | null): Promise<BlogAdminPostAnswer> {
+    const saved = await this.save(input, undefined, admin?.id ?? null);
     return { data: presentAdminPostDetail(saved, this.clock()) };
   }
 
