@@ -17,6 +17,7 @@ import { chatRoutes } from './modules/chat/chat.routes.js';
 import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { userRolesRoutes } from './modules/users/users.roles.routes.js';
 import { importsRoutes } from './modules/imports/imports.routes.js';
 import { registerMaterials } from './modules/materials/materials.module.js';
 import { authPlugin } from './plugins/auth.js';
@@ -100,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metaRoutes({ trustProxy: config.trustProxy }), { prefix: '/api/v1' });
   await app.register(chatRoutes, { prefix: '/api/v1' });
   await app.register(usersRoutes, { prefix: '/api/v1' });
+  await app.register(userRolesRoutes, { prefix: '/api/v1' });
   await app.register(newsletterRoutes, { prefix: '/api/v1' });
   await app.register(importsRoutes, { prefix: '/api/v1' });
   await app.register(booksRoutes, { prefix: '/api/v1' });
