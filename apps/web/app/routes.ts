@@ -19,6 +19,13 @@ export default [
   route('create-set', 'routes/create-set.tsx'),
   route('set/:id', 'routes/set.tsx'),
   route('material/:id/print', 'routes/material-print.tsx'),
+  route('blog', 'routes/blog.tsx', { id: 'blog' }),
+  route('blog/category/:category', 'routes/blog.tsx', { id: 'blog-category' }),
+  route('blog/tag/:tag', 'routes/blog.tsx', { id: 'blog-tag' }),
+  route('blog/:url', 'routes/blog-post.tsx'),
+  route('admin/blog', 'routes/admin-blog.tsx'),
+  route('admin/blog/new', 'routes/admin-blog-edit.tsx', { id: 'admin-blog-new' }),
+  route('admin/blog/:id', 'routes/admin-blog-edit.tsx', { id: 'admin-blog-edit' }),
   // Everything else, including the template-only paths the spec lists, is a real 404.
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

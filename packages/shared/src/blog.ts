@@ -31,6 +31,9 @@ export const BLOG_LIMITS = {
 export const BLOG_THUMBNAIL = { width: 1200, height: 630, smallWidth: 480, smallHeight: 252 };
 export const BLOG_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
+/** Posts a page of the blog list shows (two or three cards a row). */
+export const BLOG_PAGE_SIZE = 12;
+
 /** Related posts on a post page; recommended posts in the sidebar. */
 export const BLOG_RELATED_COUNT = 3;
 export const BLOG_RECOMMENDED_COUNT = 3;

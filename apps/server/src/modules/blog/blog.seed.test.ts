@@ -135,6 +135,8 @@ describe('blogSeeder', () => {
       authorLastName: 'Team',
       categories: ['Book Guides', 'Teaching Tips'],
       publishDate: '2026-10-06T13:00:00.000Z',
+      // Dated when it was written, not at first start.
+      updatedAt: '2026-10-06T13:00:00.000Z',
     });
     const thumbnail = await get(gothic.thumbnailImage);
     expect(thumbnail.statusCode).toBe(200);

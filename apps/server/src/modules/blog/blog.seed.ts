@@ -140,6 +140,7 @@ export const blogSeeder: Seeder = {
             thumbnailImage: `data:image/png;base64,${thumbnail.toString('base64')}`,
           },
           null,
+          { datedAtPublish: true },
         );
       } catch (error) {
         // An editor already wrote a post at this address: theirs stays.

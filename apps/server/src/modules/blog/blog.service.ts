@@ -196,8 +196,12 @@ export class BlogService {
    * Creates a post (a draft unless the input says published); `admin` is who wrote it, null
    * for the sample posts.
    */
-  async create(input: BlogPostInputParsed, admin: UserRow | null): Promise<BlogAdminPostAnswer> {
-    const saved = await this.save(input, undefined, admin?.id ?? null);
+  async create(
+    input: BlogPostInputParsed,
+    admin: UserRow | null,
+    options: { datedAtPublish?: boolean } = {},
+  ): Promise<BlogAdminPostAnswer> {
+    const saved = await this.save(input, undefined, admin?.id ?? null, options.datedAtPublish);
     return { data: presentAdminPostDetail(saved, this.clock()) };
   }
 
@@ -264,6 +268,7 @@ export class BlogService {
     input: BlogPostInputParsed,
     current: BlogPostRow | undefined,
     createdBy: string | null,
+    datedAtPublish = false,
   ): Promise<BlogPostRow> {
     const { db, publicUrl } = this.deps;
     const url = (input.url || slugify(input.title)).slice(0, BLOG_LIMITS.url).replace(/-+$/, '');
@@ -320,7 +325,14 @@ export class BlogService {
       try {
         saved = current
           ? await repo.updatePost(db, current.id, values)
-          : await repo.insertPost(db, { ...values, createdBy });
+          : await repo.insertPost(db, {
+              ...values,
+              createdBy,
+              // Sample posts: written then, not at first start ("Updated", sitemap, feed).
+              ...(datedAtPublish && publishDate
+                ? { createdAt: publishDate, updatedAt: publishDate }
+                : {}),
+            });
       } catch (error) {
         if (repo.isUrlConflict(error)) {
           throw conflict(
