@@ -5,7 +5,7 @@ import sanitizeHtml from 'sanitize-html';
  * The version of the Markdown → HTML rendering below. Stored HTML made by an older version is
  * rendered again at start (BlogService.start), so a tightened sanitiser reaches old posts.
  */
-export const BLOG_RENDER_VERSION = 1;
+export const BLOG_RENDER_VERSION = 2;
 
 /** Words an adult reads in a minute, for the "5 min read" line. */
 const WORDS_PER_MINUTE = 220;
@@ -83,9 +83,10 @@ function sanitizeOptions(publicHost: string): sanitizeHtml.IOptions {
           attribs: external ? { ...rest, rel: 'noopener noreferrer' } : rest,
         };
       },
+      // An image written without alt text is taken as decorative (alt=""), never unlabelled.
       img: (tagName, attribs) => ({
         tagName,
-        attribs: { ...attribs, loading: 'lazy', decoding: 'async' },
+        attribs: { ...attribs, alt: attribs.alt ?? '', loading: 'lazy', decoding: 'async' },
       }),
     },
   };

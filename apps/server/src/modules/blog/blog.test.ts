@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,8 +10,9 @@ import type {
   BlogPostsAnswer,
   BlogTaxonomyAnswer,
 } from '@chapterwise/shared';
+import { blogPosts } from '../../db/schema/index.js';
 import { createTestApp, createUser, type TestApp } from '../../test/helpers.js';
-import { renderMarkdown } from './blog.markdown.js';
+import { BLOG_RENDER_VERSION, renderMarkdown } from './blog.markdown.js';
 
 let t: TestApp;
 let admin: { authorization: string };
@@ -123,6 +125,28 @@ describe('Markdown rendering', () => {
   });
 });
 
+describe('stored HTML', () => {
+  it('is rendered again at start when the renderer changed since it was made', async () => {
+    const post = await createPost({ markdown: 'Picture: <img src="/uploads/a.webp">' });
+    await t.app.db
+      .update(blogPosts)
+      .set({ bodyHtml: '<p>made by an older renderer</p>', renderVersion: 0 })
+      .where(eq(blogPosts.id, post._id));
+    expect((await get(`/blog/getblogpost?url=${post.url}`)).json().data.body).toBe(
+      '<p>made by an older renderer</p>',
+    );
+    await t.app.blog.start();
+    const body = (await get(`/blog/getblogpost?url=${post.url}`)).json().data.body;
+    expect(body).toBe(
+      '<p>Picture: <img src="/uploads/a.webp" alt="" loading="lazy" decoding="async" /></p>',
+    );
+    const [row] = await t.app.db.select().from(blogPosts).where(eq(blogPosts.id, post._id));
+    expect(row?.renderVersion).toBe(BLOG_RENDER_VERSION);
+    // Re-rendering is not an edit.
+    expect(row?.updatedAt.toISOString()).toBe(post.updatedAt);
+  });
+});
+
 /** Real XSS payloads, in Markdown and in raw HTML. */
 const XSS_PAYLOADS = [
   '<script>window.pwned = 1</script>',
@@ -224,7 +248,7 @@ describe('XSS payloads in a post body render inert', () => {
     // Harmless parts of the payloads survive as text or safe markup.
     expect(data.body).toContain('<a href="https://example.org" rel="noopener noreferrer">x</a>');
     expect(data.body).toContain(
-      '<img src="https://ok.example/a.png" loading="lazy" decoding="async" />',
+      '<img src="https://ok.example/a.png" alt="" loading="lazy" decoding="async" />',
     );
     const styled = renderMarkdown(
       '<p style="color: red; background: url(javascript:alert(1))" class="x" id="main">styled</p>',
