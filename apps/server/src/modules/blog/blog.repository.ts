@@ -415,7 +415,7 @@ export function isUrlConflict(error: unknown): boolean {
 /** Posts whose HTML was made by an older renderer. */
 export async function listStaleRenders(db: Db, version: number) {
   return db
-    .select({ id: blogPosts.id, bodyMarkdown: blogPosts.bodyMarkdown })
+    .select({ id: blogPosts.id, bodyMarkdown: blogPosts.bodyMarkdown, summary: blogPosts.summary })
     .from(blogPosts)
     .where(lt(blogPosts.renderVersion, version));
 }

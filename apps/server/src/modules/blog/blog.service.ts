@@ -63,15 +63,7 @@ export class BlogService {
   async start(): Promise<void> {
     const stale = await repo.listStaleRenders(this.deps.db, BLOG_RENDER_VERSION);
     for (const post of stale) {
-      const rendered = renderMarkdown(post.bodyMarkdown, this.deps.publicUrl);
-      const row = await repo.findPostById(this.deps.db, post.id);
-      await repo.setRender(this.deps.db, post.id, {
-        bodyHtml: rendered.html,
-        searchBody: foldForSearch(rendered.text),
-        readingMinutes: rendered.readingMinutes,
-        excerpt: row?.summary || rendered.excerpt,
-        renderVersion: BLOG_RENDER_VERSION,
-      });
+      await repo.setRender(this.deps.db, post.id, this.render(post.bodyMarkdown, post.summary));
     }
     if (stale.length) this.deps.log.info({ posts: stale.length }, 'blog posts rendered again');
   }
@@ -253,6 +245,18 @@ export class BlogService {
     ]);
   }
 
+  /** The columns made from a post's Markdown and summary (stored HTML, search text, excerpt). */
+  private render(markdown: string, summary: string) {
+    const rendered = renderMarkdown(markdown, this.deps.publicUrl);
+    return {
+      bodyHtml: rendered.html,
+      renderVersion: BLOG_RENDER_VERSION,
+      excerpt: summary || rendered.excerpt,
+      searchBody: foldForSearch(`${summary}\n${rendered.text}`),
+      readingMinutes: rendered.readingMinutes,
+    };
+  }
+
   private async findOr404(id: string): Promise<BlogPostRow> {
     const row = await repo.findPostById(this.deps.db, id);
     if (!row) throw notFound('We could not find that blog post.');
@@ -270,7 +274,7 @@ export class BlogService {
     createdBy: string | null,
     datedAtPublish = false,
   ): Promise<BlogPostRow> {
-    const { db, publicUrl } = this.deps;
+    const { db } = this.deps;
     const url = (input.url || slugify(input.title)).slice(0, BLOG_LIMITS.url).replace(/-+$/, '');
     if (!url) {
       throw badRequest(
@@ -282,7 +286,6 @@ export class BlogService {
         `Another post already uses the address ${blogPostHref(url)}. Please choose another one.`,
       );
     }
-    const rendered = renderMarkdown(input.markdown, publicUrl);
     const publishDate = input.publishDate
       ? new Date(input.publishDate)
       : input.status === 'published'
@@ -300,13 +303,9 @@ export class BlogService {
         url,
         title: input.title,
         summary: input.summary,
-        excerpt: input.summary || rendered.excerpt,
         bodyMarkdown: input.markdown,
-        bodyHtml: rendered.html,
-        renderVersion: BLOG_RENDER_VERSION,
+        ...this.render(input.markdown, input.summary),
         searchTitle: foldForSearch(input.title),
-        searchBody: foldForSearch(`${input.summary}\n${rendered.text}`),
-        readingMinutes: rendered.readingMinutes,
         thumbnailImage: thumbnail.large,
         thumbnailImageSmall: thumbnail.small,
         categories: input.categories,
