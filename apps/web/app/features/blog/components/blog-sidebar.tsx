@@ -98,7 +98,11 @@ export function BlogSidebar(props: BlogSidebarProps) {
           <li>
             <Link
               to="/blog"
-              aria-current={!props.currentCategory && !props.currentTag ? 'page' : undefined}
+              aria-current={
+                !props.currentCategory && !props.currentTag && !props.searchTerm
+                  ? 'page'
+                  : undefined
+              }
             >
               All posts
             </Link>
