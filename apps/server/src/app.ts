@@ -11,11 +11,13 @@ import { JSON_BODY_LIMIT_BYTES } from '@chapterwise/shared';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
+import { blogRoutes } from './modules/blog/blog.routes.js';
 import { booksRoutes } from './modules/books/books.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { healthRoutes, metaRoutes } from './modules/health/health.routes.js';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { userRolesRoutes } from './modules/users/users.roles.routes.js';
 import { importsRoutes } from './modules/imports/imports.routes.js';
 import { registerMaterials } from './modules/materials/materials.module.js';
 import { registerBilling, type RegisterBillingOptions } from './modules/billing/billing.module.js';
@@ -102,9 +104,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metaRoutes({ trustProxy: config.trustProxy }), { prefix: '/api/v1' });
   await app.register(chatRoutes, { prefix: '/api/v1' });
   await app.register(usersRoutes, { prefix: '/api/v1' });
+  await app.register(userRolesRoutes, { prefix: '/api/v1' });
   await app.register(newsletterRoutes, { prefix: '/api/v1' });
   await app.register(importsRoutes, { prefix: '/api/v1' });
   await app.register(booksRoutes, { prefix: '/api/v1' });
+  await app.register(blogRoutes, { prefix: '/api/v1' });
   await registerMaterials(app);
   await registerBilling(app, options.billing);
 

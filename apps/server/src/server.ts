@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { runSeeders } from './db/seed.js';
+import { removeServerFile, writeServerFile } from './lib/server-file.js';
 
 /**
  * Starts the one process: config, database (migrated), sample data, then HTTP.
@@ -28,7 +29,9 @@ async function main() {
   await database.migrate();
 
   const app = await buildApp({ config, database, web: dev ? 'development' : 'production' });
-  if (config.seedOnStart) await runSeeders(database, app.log);
+  if (config.seedOnStart) {
+    await runSeeders(database, app.log, { storage: app.storage, publicUrl: config.publicUrl });
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -41,6 +44,7 @@ async function main() {
     }, 20_000);
     force.unref();
     try {
+      removeServerFile(config.dataDir, process.pid);
       await app.close();
       process.exit(0);
     } catch (error) {
@@ -52,6 +56,12 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  // Operator commands reach the embedded database through this server (see lib/server-file.ts).
+  if (database.kind === 'pglite') {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    writeServerFile(config.dataDir, { pid: process.pid, host: config.host, port });
+  }
   app.log.info(`ready on ${config.publicUrl}`);
 }
 

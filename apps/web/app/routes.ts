@@ -25,6 +25,13 @@ export default [
   route('pay/checkout/:id', 'routes/pay-checkout.tsx'),
   route('pay/portal', 'routes/pay-portal.tsx'),
   route('pay/onboarding', 'routes/pay-onboarding.tsx'),
+  route('blog', 'routes/blog.tsx', { id: 'blog' }),
+  route('blog/category/:category', 'routes/blog.tsx', { id: 'blog-category' }),
+  route('blog/tag/:tag', 'routes/blog.tsx', { id: 'blog-tag' }),
+  route('blog/:url', 'routes/blog-post.tsx'),
+  route('admin/blog', 'routes/admin-blog.tsx'),
+  route('admin/blog/new', 'routes/admin-blog-edit.tsx', { id: 'admin-blog-new' }),
+  route('admin/blog/:id', 'routes/admin-blog-edit.tsx', { id: 'admin-blog-edit' }),
   // Everything else, including the template-only paths the spec lists, is a real 404.
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -6,6 +6,9 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 3199);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'cw-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+// Operator commands run by tests (npm run users:admin) sign with the server's secret.
+const jwtSecret = 'e2e-secret-that-is-at-least-32-characters';
+process.env.E2E_JWT_SECRET = jwtSecret;
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 /** E2E runs the built app as users get it, in Debian's Chromium (never a downloaded browser). */
@@ -49,7 +52,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://localhost:${port}`,
       DATA_DIR: dataDir,
-      JWT_SECRET: 'e2e-secret-that-is-at-least-32-characters',
+      JWT_SECRET: jwtSecret,
       LOG_LEVEL: 'warn',
       CHAT_URL: 'https://chat.example.org',
       // Every test signs up from 127.0.0.1: widen the per-IP budgets (per-email ones stay).

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 
 export interface TestAccount {
@@ -50,4 +52,22 @@ export async function signIn(page: Page, account: Pick<TestAccount, 'token'>): P
   await page.addInitScript((token) => {
     if (!window.localStorage.getItem('token')) window.localStorage.setItem('token', token);
   }, account.token);
+}
+
+/**
+ * Makes the account an admin with the real operator command, `npm run users:admin`, run
+ * against the E2E server's DATA_DIR: the server holds the embedded database, so the command
+ * goes through it (see apps/server/src/modules/users/admin-cli.ts).
+ */
+export function grantAdmin(email: string): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  const jwtSecret = process.env.E2E_JWT_SECRET;
+  if (!dataDir || !jwtSecret)
+    throw new Error('E2E_DATA_DIR and E2E_JWT_SECRET come from playwright.config.ts');
+  return execFileSync('npm', ['run', '--silent', 'users:admin', '--', email], {
+    cwd: path.resolve(import.meta.dirname, '../../..'),
+    env: { ...process.env, DATA_DIR: dataDir, JWT_SECRET: jwtSecret, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 }

@@ -36,6 +36,8 @@ export class TokenService {
   async verify(token: string): Promise<VerifiedSession | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      // Operator tokens (below) are never sessions.
+      if (payload.aud !== undefined) return null;
       if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return null;
       if (typeof payload.exp !== 'number') return null;
       return {
@@ -49,4 +51,37 @@ export class TokenService {
       throw error;
     }
   }
+
+  /**
+   * A one-minute token for an operator command run on the server's machine (`npm run
+   * users:admin` talking to a running server). It needs the same secret as sessions, so it
+   * gives no one anything a holder of JWT_SECRET could not already do; its audience keeps it
+   * from ever counting as a session, and a session from ever counting as one of these.
+   */
+  async signOperator(command: string): Promise<string> {
+    return new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setAudience(OPERATOR_AUDIENCE)
+      .setSubject(command)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 60)
+      .sign(this.key);
+  }
+
+  /** Whether `token` is a valid operator token for `command`. */
+  async verifyOperator(token: string, command: string): Promise<boolean> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        audience: OPERATOR_AUDIENCE,
+        subject: command,
+      });
+      return typeof payload.exp === 'number';
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return false;
+      throw error;
+    }
+  }
 }
+
+const OPERATOR_AUDIENCE = 'chapterwise:operator';

@@ -43,6 +43,7 @@ export const sitemapPlugin = fp(
         'Disallow: /material-generator',
         'Disallow: /create-set',
         'Disallow: /set/',
+        'Disallow: /admin/',
         '',
         `Sitemap: ${base}/sitemap.xml`,
         '',

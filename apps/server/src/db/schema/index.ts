@@ -3,3 +3,4 @@ export * from './newsletter.js';
 export * from './books.js';
 export * from './materials.js';
 export * from './billing.js';
+export * from './blog.js';

@@ -83,7 +83,9 @@ async function main() {
   const app = await buildApp({ config, database, web: 'off', logger: { level: 'warn' } });
   try {
     await app.ready();
-    if (config.seedOnStart) await runSeeders(database, app.log);
+    if (config.seedOnStart) {
+      await runSeeders(database, app.log, { storage: app.storage, publicUrl: config.publicUrl });
+    }
     const bar = new cliProgress.SingleBar(
       { format: ' |{bar}| {value}/{total} {label}', hideCursor: true },
       cliProgress.Presets.shades_classic,

@@ -102,8 +102,9 @@ describe('ready-made chapter materials', () => {
     );
     const fresh = await createTestApp();
     try {
-      await platformMaterialsSeeder.run(fresh.database, fresh.app.log);
-      await platformMaterialsSeeder.run(fresh.database, fresh.app.log);
+      const context = { storage: fresh.app.storage, publicUrl: fresh.config.publicUrl };
+      await platformMaterialsSeeder.run(fresh.database, fresh.app.log, context);
+      await platformMaterialsSeeder.run(fresh.database, fresh.app.log, context);
       const first = seed[0]!;
       const res = await fresh.app.inject({
         method: 'GET',

@@ -120,6 +120,11 @@ function UserMenu({ chatUrl, onNavigate }: { chatUrl: string; onNavigate: () => 
         <Link to="/account" onClick={() => (close(), onNavigate())}>
           Account
         </Link>
+        {user?.isAdmin ? (
+          <Link to="/admin/blog" onClick={() => (close(), onNavigate())}>
+            Blog posts (admin)
+          </Link>
+        ) : null}
         <button
           type="button"
           onClick={() => {

@@ -1,0 +1,241 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  BlogAdminPostAnswerSchema,
+  BlogAdminPostsAnswerSchema,
+  BlogAdminPostsQuerySchema,
+  BlogPostAnswerSchema,
+  BlogPostInputSchema,
+  BlogPostsAnswerSchema,
+  BlogPostsQuerySchema,
+  BlogPostUrlQuerySchema,
+  BlogPreviewAnswerSchema,
+  BlogPreviewInputSchema,
+  BlogPublishInputSchema,
+  BlogTaxonomyAnswerSchema,
+  ResultAnswerSchema,
+} from '@chapterwise/shared';
+import { requireAdmin } from '../../plugins/auth.js';
+import { BLOG_IMAGE_MAX_BASE64_CHARS } from './blog.images.js';
+import { BlogService } from './blog.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    blog: BlogService;
+  }
+}
+
+/** Room for a thumbnail and an author picture (5 MB each, as base64) and the Markdown. */
+const POST_BODY_LIMIT = 2 * BLOG_IMAGE_MAX_BASE64_CHARS + 1024 * 1024;
+const IdParamsSchema = z.object({ id: z.uuid('must be a post id') });
+
+/**
+ * The blog (spec §7 Blog): the two public calls and the sidebar's taxonomy under /api/v1,
+ * the admin calls under /api/v1/blog/admin, the RSS feed at /blog/rss.xml and the posts in
+ * the sitemap.
+ */
+export const blogRoutes = fp(
+  async (app: FastifyInstance, options: { prefix?: string }) => {
+    const service = new BlogService({
+      db: app.db,
+      storage: app.storage,
+      publicUrl: app.config.publicUrl,
+      log: app.log,
+    });
+    app.decorate('blog', service);
+    app.addHook('onReady', () => service.start());
+    app.sitemaps.add({
+      name: 'blog',
+      pageCount: async () => 1,
+      paths: () => service.sitemapPaths(),
+    });
+
+    app.get('/blog/rss.xml', { schema: { hide: true } }, async (_request, reply) => {
+      reply
+        .type('application/rss+xml; charset=utf-8')
+        .header('cache-control', 'public, max-age=300');
+      return service.feed();
+    });
+
+    await app.register(publicRoutes(service), { prefix: options.prefix ?? '/api/v1' });
+    await app.register(adminRoutes(service), {
+      prefix: `${options.prefix ?? '/api/v1'}/blog/admin`,
+    });
+  },
+  { name: 'blog', dependencies: ['db', 'auth', 'storage', 'sitemap'] },
+);
+
+const publicRoutes = (service: BlogService): FastifyPluginAsyncZod =>
+  async function blogPublic(app) {
+    app.get(
+      '/blog/getblogposts',
+      {
+        schema: {
+          tags: ['blog'],
+          summary: 'Published posts: sorted, by category or tag slug, or searched (paged)',
+          querystring: BlogPostsQuerySchema,
+          response: { 200: BlogPostsAnswerSchema },
+        },
+      },
+      async (request) => service.listPosts(request.query),
+    );
+
+    app.get(
+      '/blog/getblogpost',
+      {
+        schema: {
+          tags: ['blog'],
+          summary: 'One published post: its sanitised HTML body and related posts',
+          querystring: BlogPostUrlQuerySchema,
+          response: { 200: BlogPostAnswerSchema },
+        },
+      },
+      async (request) => service.getPost(request.query.url),
+    );
+
+    app.get(
+      '/blog/getblogtaxonomy',
+      {
+        schema: {
+          tags: ['blog'],
+          summary: 'The sidebar: categories with counts, tags in use, authors',
+          response: { 200: BlogTaxonomyAnswerSchema },
+        },
+      },
+      async () => service.taxonomy(),
+    );
+  };
+
+/** Admins only: the check runs before the body is read or validated. */
+const adminRoutes = (service: BlogService): FastifyPluginAsyncZod =>
+  async function blogAdmin(app) {
+    app.addHook('onRequest', async (request, reply) => {
+      await requireAdmin(request);
+      reply.header('cache-control', 'no-store');
+    });
+    const security = [{ bearer: [] }];
+
+    app.get(
+      '/posts',
+      {
+        schema: {
+          tags: ['blog admin'],
+          summary: 'Every post (drafts, scheduled, published) with its state',
+          security,
+          querystring: BlogAdminPostsQuerySchema,
+          response: { 200: BlogAdminPostsAnswerSchema },
+        },
+      },
+      async (request) => service.listAdmin(request.query),
+    );
+
+    app.get(
+      '/posts/:id',
+      {
+        schema: {
+          tags: ['blog admin'],
+          summary: 'One post as the editor loads it (Markdown source)',
+          security,
+          params: IdParamsSchema,
+          response: { 200: BlogAdminPostAnswerSchema },
+        },
+      },
+      async (request) => service.getAdmin(request.params.id),
+    );
+
+    app.post(
+      '/posts',
+      {
+        bodyLimit: POST_BODY_LIMIT,
+        schema: {
+          tags: ['blog admin'],
+          summary: 'Write a post; pictures as data: URLs are uploaded',
+          security,
+          body: BlogPostInputSchema,
+          response: { 201: BlogAdminPostAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const admin = await requireAdmin(request);
+        return reply.status(201).send(await service.create(request.body, admin));
+      },
+    );
+
+    app.put(
+      '/posts/:id',
+      {
+        bodyLimit: POST_BODY_LIMIT,
+        schema: {
+          tags: ['blog admin'],
+          summary: 'Save every field of a post',
+          security,
+          params: IdParamsSchema,
+          body: BlogPostInputSchema,
+          response: { 200: BlogAdminPostAnswerSchema },
+        },
+      },
+      async (request) => service.replace(request.params.id, request.body),
+    );
+
+    app.post(
+      '/posts/:id/publish',
+      {
+        schema: {
+          tags: ['blog admin'],
+          summary: 'Publish now, at its date, or at the given date (ahead: scheduled)',
+          security,
+          params: IdParamsSchema,
+          body: BlogPublishInputSchema.optional(),
+          response: { 200: BlogAdminPostAnswerSchema },
+        },
+      },
+      async (request) => service.publish(request.params.id, request.body?.publishDate),
+    );
+
+    app.post(
+      '/posts/:id/unpublish',
+      {
+        schema: {
+          tags: ['blog admin'],
+          summary: 'Back to draft: readers stop seeing it',
+          security,
+          params: IdParamsSchema,
+          response: { 200: BlogAdminPostAnswerSchema },
+        },
+      },
+      async (request) => service.unpublish(request.params.id),
+    );
+
+    app.delete(
+      '/posts/:id',
+      {
+        schema: {
+          tags: ['blog admin'],
+          summary: 'Delete a post and its uploaded pictures',
+          security,
+          params: IdParamsSchema,
+          response: { 200: ResultAnswerSchema },
+        },
+      },
+      async (request) => {
+        await service.remove(request.params.id);
+        return { wasSuccessful: true, message: 'The post has been deleted.' };
+      },
+    );
+
+    app.post(
+      '/preview',
+      {
+        schema: {
+          tags: ['blog admin'],
+          summary: 'Markdown rendered and sanitised exactly as a saved post would be',
+          security,
+          body: BlogPreviewInputSchema,
+          response: { 200: BlogPreviewAnswerSchema },
+        },
+      },
+      async (request) => service.preview(request.body.markdown),
+    );
+  };
