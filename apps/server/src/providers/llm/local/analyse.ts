@@ -105,6 +105,7 @@ const TITLES = new Set(
     ' ',
   ),
 );
+const SAINT = new Set(['saint', 'st.', 'st']);
 const SPEECH_VERBS = new Set(
   'said says asked replied cried answered exclaimed whispered shouted muttered called added continued remarked returned thought'.split(
     ' ',
@@ -287,6 +288,18 @@ function isCapitalised(value: string): boolean {
   return /^\p{Lu}/u.test(value) && !(value.length > 1 && value === value.toUpperCase());
 }
 
+/**
+ * Old function words and verb forms that taggers read as proper nouns when capitalised (at
+ * the start of a line of verse, say): never names, so never a "person" distractor.
+ */
+const ARCHAIC_WORDS = new Set(
+  (
+    'doth dost hath hast art shalt wilt canst couldst wouldst shouldst mayst didst hadst ' +
+    'saith thou thee thy thine ye yea nay ay aye alas o lo ere oft tis twas whence thence ' +
+    'hither thither whither wherefore methinks prithee unto anon forsooth'
+  ).split(' '),
+);
+
 /** Runs of proper nouns ("Mr. Utterson", "Lake of Como"), classified as people or places. */
 function collectNames(
   sentences: Sentence[],
@@ -321,7 +334,11 @@ function collectNames(
         } else break;
       }
       const proper = run.filter((w) => !TITLES.has(w.toLowerCase()));
-      if (proper.length === 0 || run.join(' ').length < 3) {
+      if (
+        proper.length === 0 ||
+        run.join(' ').length < 3 ||
+        (run.length === 1 && ARCHAIC_WORDS.has(run[0]!.toLowerCase().replace(/[’']/g, '')))
+      ) {
         i = Math.max(i, j - 1);
         continue;
       }
@@ -336,7 +353,9 @@ function collectNames(
       };
       entry.count += 1;
       if (i > 0) entry.midSentence += 1;
-      if (run.some((w) => TITLES.has(w.toLowerCase()))) entry.person += 2;
+      // "St." opens places as often as saints ("St. Petersburgh", "St. Paul's"): no vote.
+      if (run.some((w) => TITLES.has(w.toLowerCase()) && !SAINT.has(w.toLowerCase())))
+        entry.person += 2;
       const before = t[i - 1];
       const after = t[j];
       if (after && SPEECH_VERBS.has(after.normal)) entry.person += 2;
@@ -371,7 +390,9 @@ function collectNames(
   const out = new Map<string, NameInfo>();
   for (const [name, v] of candidates) {
     let kind: NameKind = 'other';
-    if (speakerSet.has(name) || people.has(name) || v.person >= Math.max(1, v.place))
+    // "in St. Petersburgh": a saint's name after a place preposition is a place.
+    if (/^(st\.?|saint) /i.test(name) && v.place > 0 && !speakerSet.has(name)) kind = 'place';
+    else if (speakerSet.has(name) || people.has(name) || v.person >= Math.max(1, v.place))
       kind = 'person';
     else if (places.has(name) || v.place > v.person) kind = 'place';
     out.set(name, { name, kind, count: v.count, tokens: v.tokens });

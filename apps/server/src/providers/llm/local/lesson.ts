@@ -50,6 +50,38 @@ function list(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
+/** Names invoked rather than acting ("God knows"): not characters whose actions students describe. */
+const NOT_CHARACTERS = new Set([
+  'god',
+  'heaven',
+  'heavens',
+  'providence',
+  'fortune',
+  'christ',
+  'jesus',
+  'lord',
+]);
+
+/** Words that name the kind of material, not what the text is about. */
+const MATERIAL_WORDS =
+  /\b(quiz|quizzes|test|tests|lesson|lessons|plan|worksheet|worksheets|exit ticket|homework|review|questions?|unit|period|class|draft|copy)\b/gi;
+
+/**
+ * What the objectives call the text: the material's name without words like "Quiz" or
+ * "Lesson" ("Frankenstein: Letter 1 Lesson" → "Frankenstein: Letter 1"), or "the passage"
+ * when what is left is not a title a student would recognise ("GE1", "Period 3").
+ */
+export function lessonTopic(name: string): string {
+  const cleaned = name
+    .replace(MATERIAL_WORDS, ' ')
+    .replace(/\s*[-–—:,;|/]+\s*$/g, '')
+    .replace(/^\s*[-–—:,;|/]+\s*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const hasRealWord = /\p{L}{4,}/u.test(cleaned.replace(/\b\p{Lu}+\d+\b/gu, ''));
+  return hasRealWord ? `“${cleaned}”` : 'the passage';
+}
+
 /**
  * A lesson plan on the passage: objectives in the grade's terms, timed activities (warm-up,
  * vocabulary in context, guided reading with stop-and-think questions, discussion,
@@ -64,13 +96,13 @@ export function writeLesson(
 ): { lesson: LessonPlan; exitTicketSpares: Question[] } {
   const level = ctx.plan.level;
   const people = [...ctx.analysis.names.values()]
-    .filter((n) => n.kind === 'person')
+    .filter((n) => n.kind === 'person' && !NOT_CHARACTERS.has(n.name.toLowerCase()))
     .sort((a, b) => b.count - a.count)
     .slice(0, 2)
     .map((n) => n.name);
   const themes = ctx.analysis.keyphrases.filter((k) => !people.includes(k)).slice(0, 2);
   const words = vocabulary.slice(0, 3).map((v) => v.term);
-  const topic = request.name;
+  const topic = lessonTopic(request.name);
   const young = level <= 2;
 
   const objectives = [
@@ -114,7 +146,9 @@ export function writeLesson(
       steps: [
         themes.length
           ? `Ask: "What do you already know or think about ${themePhrase(themes[0]!, ctx)}?" Take three or four answers.`
-          : `Show the title "${topic}" and ask students to predict what the passage will be about.`,
+          : topic === 'the passage'
+            ? 'Read the first sentence aloud and ask students to predict what the passage will be about.'
+            : `Show the title ${topic} and ask students to predict what the passage will be about.`,
         'Share the learning objectives and write them on the board.',
       ],
     },
@@ -196,7 +230,7 @@ export function writeLesson(
     durationMinutes: minutes.reduce((a, b) => a + b, 0),
     objectives,
     materialsNeeded: [
-      `Copies of the text: ${topic}`,
+      topic === 'the passage' ? 'Copies of the text' : `Copies of the text: ${topic}`,
       ...(vocabulary.length
         ? ['Vocabulary cards (word on one side, sentence from the text on the other)']
         : []),

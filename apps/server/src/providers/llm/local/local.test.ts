@@ -10,6 +10,8 @@ import {
 import { loadChapters, longText } from '../../../test/chapters.js';
 import { createMaterialGenerator } from '../index.js';
 import { buildPlan } from '../plan.js';
+import { analyse } from './analyse.js';
+import { lessonTopic } from './lesson.js';
 import { containsPhrase, normaliseForMatch, ReferenceIndex, support } from '../quality.js';
 
 const generator = createMaterialGenerator({ provider: 'local', timeoutMs: 1000 });
@@ -225,5 +227,57 @@ describe('what the description asks for', () => {
     const older = await words('12th Grade (Year 13)');
     expect(young).toBeLessThan(older);
     expect(young).toBeLessThanOrEqual(18);
+  });
+});
+
+describe('lesson objectives', () => {
+  it('name the text by its title without the material words, or say "the passage"', () => {
+    expect(lessonTopic('Frankenstein: Letter 1 Lesson')).toBe('“Frankenstein: Letter 1”');
+    expect(lessonTopic('Letter 1 Lesson')).toBe('“Letter 1”');
+    expect(lessonTopic('Moby Dick - Chapter 3 quiz')).toBe('“Moby Dick - Chapter 3”');
+    expect(lessonTopic('GE1 Lesson')).toBe('the passage');
+    expect(lessonTopic('Period 3 lesson plan')).toBe('the passage');
+    expect(lessonTopic('Lesson')).toBe('the passage');
+  });
+
+  it('never present a code name as the text in a generated plan', async () => {
+    const text = loadChapters()[0]!.text;
+    const document = await generator.generate({
+      name: 'GE1 Lesson',
+      subject: 'English',
+      grade: '8th Grade (Year 9)',
+      type: 'Lesson',
+      referenceText: text,
+      descriptionText: '',
+    });
+    const objectives = document.lesson!.objectives.join(' ');
+    expect(objectives).not.toContain('GE1');
+  });
+});
+
+describe('names in verse', () => {
+  it('an old verb or pronoun that opens a line is not a name', () => {
+    const verse = [
+      'Doth Romeo love the fair Juliet, or doth he love the moon?',
+      'Doth not the night hide him from Tybalt and from Mercutio?',
+      'Thou art more lovely, said Romeo to Juliet in the garden.',
+      'Hath Juliet heard him? Doth the Nurse know? Romeo waits below.',
+      'Thy name is my enemy, said Juliet, and Romeo answered her softly.',
+    ].join('\n');
+    const names = [...analyse(verse).names.keys()];
+    expect(names).toContain('Romeo');
+    expect(names).toContain('Juliet');
+    for (const word of ['Doth', 'Hath', 'Thou', 'Thy']) expect(names).not.toContain(word);
+  });
+
+  it('"St." before a city is not a person', () => {
+    const letter = [
+      'St. Petersburgh, Dec. 11th.',
+      'I arrived in St. Petersburgh yesterday, and Margaret will rejoice to hear it.',
+      'The cold of St. Petersburgh is bitter, said Walton to his sister Margaret.',
+    ].join('\n');
+    const names = analyse(letter).names;
+    expect(names.get('Margaret')?.kind).toBe('person');
+    expect(names.get('St. Petersburgh')?.kind).not.toBe('person');
   });
 });
