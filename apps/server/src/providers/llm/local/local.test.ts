@@ -12,6 +12,7 @@ import { createMaterialGenerator } from '../index.js';
 import { buildPlan } from '../plan.js';
 import { analyse } from './analyse.js';
 import { lessonTopic } from './lesson.js';
+import { senseInContext } from './wordnet.js';
 import { containsPhrase, normaliseForMatch, ReferenceIndex, support } from '../quality.js';
 
 const generator = createMaterialGenerator({ provider: 'local', timeoutMs: 1000 });
@@ -279,5 +280,21 @@ describe('names in verse', () => {
     const names = analyse(letter).names;
     expect(names.get('Margaret')?.kind).toBe('person');
     expect(names.get('St. Petersburgh')?.kind).not.toBe('person');
+  });
+});
+
+describe('word senses for vocabulary', () => {
+  it('prefer the plain meaning a word heads over a figurative synonym, and follow the context', () => {
+    const pirate = senseInContext(
+      'pirate',
+      'noun',
+      'chains hanging to it which had once held a pirate',
+    );
+    expect(pirate?.words[0]).toBe('pirate');
+    expect(pirate?.definition).toMatch(/robs at sea/);
+    const river = senseInContext('bank', 'noun', 'he sat on the bank of the river fishing');
+    expect(river?.definition).toMatch(/sloping land/);
+    const money = senseInContext('bank', 'noun', 'she put her money in the bank and took a loan');
+    expect(money?.definition).toMatch(/financial institution/);
   });
 });

@@ -222,7 +222,7 @@ function bag(text: string): Set<string> {
 /**
  * The sense of `lemma` that best fits its sentence: the most overlap between the context and
  * each sense's definition, examples, synonyms and related words (simplified Lesk), with a
- * small preference for frequent senses.
+ * small preference for frequent senses and for senses the word itself heads.
  */
 export function senseInContext(lemma: string, pos: WordNetPos, context: string): Synset | null {
   const senses = sensesOf(lemma, pos).slice(0, 12);
@@ -242,7 +242,10 @@ export function senseInContext(lemma: string, pos: WordNetPos, context: string):
     const signature = bag(`${sense.gloss} ${sense.words.join(' ')} ${related}`);
     let overlap = 0;
     for (const w of words) if (signature.has(w)) overlap += 1;
-    const score = overlap + (senses.length - rank) / senses.length / 2;
+    // A sense the word heads ("pirate" first in "pirate, buccaneer, sea robber") is its plain
+    // meaning; one where it is a late synonym ("plagiarist, plagiarizer, pirate") is figurative.
+    const head = sense.words[0]?.toLowerCase().replace(/_/g, ' ') === lemma.toLowerCase();
+    const score = overlap + (senses.length - rank) / senses.length / 2 + (head ? 0.3 : 0);
     if (score > bestScore) {
       bestScore = score;
       best = sense;
