@@ -15,6 +15,7 @@ export function presentMaterial(row: GeneratedMaterialRow): Material {
     bookUrl: row.bookUrl,
     chapterUrl: row.chapterUrl,
     createdAt: row.createdAt.toISOString(),
+    ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
     status: row.status,
     ...(row.error ? { error: row.error } : {}),
     ...(row.status === 'finished' && row.output ? { output: row.output } : {}),
