@@ -264,6 +264,9 @@ function describeSchemaIssue(input: unknown, problem: Issue): EditIssue {
   if (number !== undefined) {
     const base = path.slice(0, path.length - rest.length);
     const kind = at(input, [...base, 'kind']);
+    if (kind === 'multiple_choice' && rest[0] === 'answerIndex' && problem.code === 'too_small') {
+      return issue({ kind: 'question', number }, 'pick the correct choice');
+    }
     if (
       kind === 'true_false' &&
       rest[0] === 'answer' &&

@@ -574,6 +574,8 @@ export const MaterialSchema = z.object({
   createdAt: z.string(),
   /** When a teacher last saved an edit of it (absent until then). */
   editedAt: z.string().optional(),
+  /** True for the platform's ready-made chapter materials: anyone may read them, nobody edits them. */
+  isPlatform: z.boolean().optional(),
   status: z.enum(MATERIAL_STATUSES),
   error: z.string().optional(),
   output: MaterialOutputSchema.optional(),
