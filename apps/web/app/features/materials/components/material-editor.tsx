@@ -407,6 +407,8 @@ export function MaterialEditor({ material, returnTo }: MaterialEditorProps) {
                   <div className="editor-row-fields">
                     <TextField
                       label={`Objective ${i + 1}`}
+                      multiline
+                      rows={1}
                       value={objective}
                       onChange={(value) =>
                         change((d) => void (d.document.lesson!.objectives[i] = value))
@@ -443,9 +445,11 @@ export function MaterialEditor({ material, returnTo }: MaterialEditorProps) {
               return (
                 <li key={i}>
                   <fieldset className="qe" aria-labelledby={`${id}-activity-${i}`}>
-                    <h4 id={`${id}-activity-${i}`} className="qe-heading">
-                      Activity {i + 1}
-                    </h4>
+                    <div className="qe-head">
+                      <h4 id={`${id}-activity-${i}`} className="qe-heading">
+                        Activity {i + 1}
+                      </h4>
+                    </div>
                     {error ? (
                       <p className="field-error" id={anchorOf(target)} role="alert" tabIndex={-1}>
                         {error}
@@ -494,18 +498,6 @@ export function MaterialEditor({ material, returnTo }: MaterialEditorProps) {
             The lesson’s length is its activities’ minutes added up. Key passages, differentiation,
             materials and assessment are kept as they are.
           </p>
-
-          <h3>Exit ticket</h3>
-          <ol className="editor-questions">
-            {numbered.filter((q) => q.place.list === 'exit').map((q) => renderQuestion(q, 4))}
-          </ol>
-          <AddQuestion
-            label="Add an exit-ticket question"
-            kind={exitKind}
-            onKind={setExitKind}
-            disabled={lesson.exitTicket.length >= MAX_EXIT_TICKET}
-            onAdd={() => handleAdd(exitKind, 'exit')}
-          />
         </section>
       ) : null}
 
@@ -581,6 +573,23 @@ export function MaterialEditor({ material, returnTo }: MaterialEditorProps) {
           </section>
         );
       })}
+
+      {lesson ? (
+        <section className="card editor-card" aria-labelledby={`${id}-exit`}>
+          <h2 id={`${id}-exit`}>Exit ticket</h2>
+          <ol className="editor-questions">
+            {numbered.filter((q) => q.place.list === 'exit').map((q) => renderQuestion(q, 3))}
+          </ol>
+          <AddQuestion
+            label="Add an exit-ticket question"
+            kindLabel="Kind of exit-ticket question"
+            kind={exitKind}
+            onKind={setExitKind}
+            disabled={lesson.exitTicket.length >= MAX_EXIT_TICKET}
+            onAdd={() => handleAdd(exitKind, 'exit')}
+          />
+        </section>
+      ) : null}
 
       <section className="card editor-card" aria-labelledby={`${id}-add`}>
         <h2 id={`${id}-add`}>Add a question</h2>
@@ -663,12 +672,14 @@ function MinutesField({ value, onChange }: { value: number; onChange: (minutes: 
 
 function AddQuestion({
   label,
+  kindLabel = 'Kind of question',
   kind,
   onKind,
   onAdd,
   disabled = false,
 }: {
   label: string;
+  kindLabel?: string;
   kind: QuestionKind;
   onKind: (kind: QuestionKind) => void;
   onAdd: () => void;
@@ -678,7 +689,7 @@ function AddQuestion({
   return (
     <div className="editor-add">
       <div className="field">
-        <label htmlFor={id}>Kind of question</label>
+        <label htmlFor={id}>{kindLabel}</label>
         <select
           id={id}
           value={kind}

@@ -14,6 +14,14 @@ const MIN_CHOICES = 2;
 const MAX_PAIRS = 12;
 const MIN_PAIRS = 2;
 
+/** Rows enough for a text at about 60 characters a line, up to 8 (Chromium sizes to fit anyway). */
+function fittingRows(value: string): number {
+  const lines = value
+    .split('\n')
+    .reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 60)), 0);
+  return Math.min(8, lines);
+}
+
 interface TextFieldProps {
   label: ReactNode;
   value: string;
@@ -45,7 +53,7 @@ export function TextField({
       {multiline ? (
         <textarea
           id={id}
-          rows={rows}
+          rows={Math.max(rows, fittingRows(value))}
           value={value}
           aria-describedby={described}
           onChange={(event) => onChange(event.target.value)}
