@@ -559,6 +559,8 @@ export function MaterialEditor({ material, returnTo }: MaterialEditorProps) {
               />
               <TextField
                 label="Part instructions (optional)"
+                multiline
+                rows={1}
                 value={section.instructions}
                 onChange={(value) =>
                   change((d) => void (d.document.sections[s]!.instructions = value))
