@@ -19,6 +19,7 @@ export default [
   route('create-set', 'routes/create-set.tsx'),
   route('set/:id', 'routes/set.tsx'),
   route('material/:id/print', 'routes/material-print.tsx'),
+  route('material/:id/edit', 'routes/material-edit.tsx'),
   route('subscription', 'routes/subscription.tsx'),
   route('thankyou', 'routes/thankyou.tsx'),
   // The local payments adapter's own checkout, portal and onboarding pages.

@@ -192,6 +192,108 @@ test.describe('material generator', () => {
     ).toBeVisible();
   });
 
+  test('edit a generated quiz: reword, change the key, delete, add; the card, the warning and Word follow', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request);
+    await signIn(page, account);
+    await page.goto('/material-generator');
+    await page.getByLabel('Name').fill('The mill quiz');
+    await page.getByLabel('Subject').fill('English');
+    await page.getByLabel('Grade').selectOption('4th Grade (Year 5)');
+    await page.getByLabel('Type', { exact: true }).selectOption('Quiz');
+    await page.getByLabel('Reference text').fill(PASSAGE);
+    await page.getByRole('button', { name: 'Generate Material' }).click();
+    await expect(page.getByText('Finished', { exact: true })).toBeVisible({ timeout: 30_000 });
+
+    await page
+      .locator('.material-card')
+      .first()
+      .getByRole('link', { name: 'Edit The mill quiz' })
+      .click();
+    await expect(page).toHaveURL(
+      /\/material\/[0-9a-f-]{36}\/edit\?returnTo=%2Fmaterial-generator$/,
+    );
+    await expect(page.getByRole('heading', { level: 1, name: 'Edit material' })).toBeVisible();
+    await expectAccessible(page, 'material editor');
+
+    // Question 1: a new prompt and another correct choice.
+    const first = page.getByRole('group', { name: /^Question 1\b/ });
+    await first.getByLabel('Question', { exact: true }).fill('Where did Anna set out from?');
+    const wasA = await first.getByRole('radio', { name: 'Choice A is correct' }).isChecked();
+    const pick = wasA ? 'B' : 'A';
+    const pickedText = await first.getByLabel(`Choice ${pick}`, { exact: true }).inputValue();
+    await first.getByRole('radio', { name: `Choice ${pick} is correct` }).check();
+
+    // Leaving now asks first.
+    await page.getByRole('link', { name: 'Your materials' }).click();
+    const leave = page.getByRole('dialog');
+    await expect(leave.getByText('Leave without saving?')).toBeVisible();
+    await leave.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(page).toHaveURL(/\/edit\?/);
+
+    // Delete question 2.
+    const secondPrompt = await page
+      .getByRole('group', { name: /^Question 2\b/ })
+      .getByLabel('Question', { exact: true })
+      .inputValue();
+    await page.getByRole('button', { name: 'Delete question 2' }).click();
+    await expect(page.getByText('Question 2 deleted.')).toBeVisible();
+
+    // Add a true/false question whose evidence is not in the text.
+    await page.getByLabel('Kind of question').selectOption('true_false');
+    await page.getByRole('button', { name: 'Add question' }).click();
+    const added = page.getByRole('group', { name: /True or false$/ }).last();
+    await expect(added.getByLabel('Statement')).toBeFocused();
+    await added.getByLabel('Statement').fill('Anna rode a horse to the mill.');
+    await added.getByRole('radio', { name: 'False' }).check();
+    await added.getByLabel('Evidence').fill('Anna rode her grey horse all the way to the mill.');
+    await snap(page, 'materials-editor');
+    await page.keyboard.press('Control+s');
+
+    await expect(page).toHaveURL(/\/material-generator$/);
+    await expect(page.getByText('Material saved', { exact: true })).toBeVisible();
+    const card = page.locator('.material-card').first();
+    await expect(card.getByText('Where did Anna set out from?')).toBeVisible();
+    await expect(card.getByText(secondPrompt, { exact: true })).toHaveCount(0);
+    await expect(card.getByText('True or false: Anna rode a horse to the mill.')).toBeVisible();
+    await expect(
+      card.getByText('The quoted evidence was not found in the reference text.').first(),
+    ).toBeVisible();
+    await expect(card.getByText(/^One quoted piece of evidence was not found/)).toBeVisible();
+    await expect(card.getByText(/^Edited /)).toBeVisible();
+    await card.getByText('Answer key').click();
+    await expect(card.locator('.mv-key-list > li').first()).toContainText(`${pick}. ${pickedText}`);
+    await snap(page, 'materials-card-edited');
+    await expectAccessible(page, 'edited material card');
+
+    await card.getByRole('button', { name: /^Export/ }).click();
+    const downloading = page.waitForEvent('download');
+    await card.getByRole('button', { name: 'Export as Word Document' }).click();
+    const download = await downloading;
+    const text = (await OfficeParser.parseOffice(readFileSync((await download.path())!))).toText();
+    expect(text).toContain('Where did Anna set out from?');
+    expect(text).toContain(`1. ${pick}. ${pickedText}`);
+    expect(text).toContain('True or false: Anna rode a horse to the mill.');
+    expect(text).toContain('Warning: The quoted evidence was not found in the reference text.');
+    expect(text).not.toContain(secondPrompt);
+
+    // The editor again, on a phone in dark mode: the warning is on the question.
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await card.getByRole('link', { name: 'Edit The mill quiz' }).click();
+    const flagged = page.getByRole('group', { name: /True or false$/ }).last();
+    await expect(
+      flagged.getByText('The quoted evidence was not found in the reference text.'),
+    ).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
+    await expectAccessible(page, 'material editor, dark, phone');
+    await snap(page, 'materials-editor-phone-dark');
+  });
+
   test('dashboard in dark mode and on a phone', async ({ page, request }) => {
     const account = await createAccount(request);
     await signIn(page, account);

@@ -11,4 +11,5 @@ export * from './newsletter.js';
 export * from './imports.js';
 export * from './books.js';
 export * from './materials.js';
+export * from './material-edits.js';
 export * from './billing.js';

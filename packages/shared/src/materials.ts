@@ -62,6 +62,11 @@ export const MATERIAL_LIMITS = {
   setName: 100,
   /** REFERENCE_TEXT_MAX_CHARS: longer texts answer 413 with this limit in the message. */
   referenceTextChars: REFERENCE_TEXT_MAX_CHARS,
+  /**
+   * Questions a material may hold once a teacher has edited it (sections and exit ticket
+   * together): the generator writes at most 50, and a teacher may add a few.
+   */
+  questions: 60,
 } as const;
 
 /** The spec's messages for the generator screens, copied exactly. */
@@ -108,10 +113,19 @@ export const QUESTION_KIND_LABELS: Record<QuestionKind, string> = {
 const Evidence = z.string().trim().min(1).max(2000);
 const Text = z.string().trim().min(1).max(4000);
 
+/**
+ * Set by the server when a teacher saves an edit: false when the question's evidence quote (for
+ * matching, any pair's) is not found in the material's reference text by the quality gate's
+ * matching rules. Absent when it was found, when nothing was edited, and when there is no
+ * reference text (the material is unverified). The server ignores what a client sends here.
+ */
+const EvidenceFound = z.boolean().optional();
+
 const QuestionBase = z.object({
   id: z.string().min(1).max(40),
   prompt: Text,
   explanation: z.string().trim().max(2000).optional(),
+  evidenceFound: EvidenceFound,
 });
 
 export const MultipleChoiceQuestionSchema = QuestionBase.extend({
@@ -195,6 +209,8 @@ export const VocabularyItemSchema = z.object({
   definition: z.string().trim().min(1).max(1000),
   /** The sentence of the text where the term is used (a verbatim quote). */
   context: Evidence,
+  /** As for questions: false when an edited example is not found in the reference text. */
+  evidenceFound: EvidenceFound,
 });
 export type VocabularyItem = z.infer<typeof VocabularyItemSchema>;
 
@@ -354,6 +370,15 @@ export function evidenceOf(question: Question): string[] {
   return [question.evidence];
 }
 
+/** The warning on a question (or vocabulary example) whose quote is not in the reference text. */
+export const EVIDENCE_NOT_FOUND_MESSAGE =
+  'The quoted evidence was not found in the reference text.';
+
+/** True when a teacher's edit left a quote that the reference text does not contain. */
+export function evidenceMissing(item: { evidenceFound?: boolean | undefined }): boolean {
+  return item.evidenceFound === false;
+}
+
 export interface RenderOptions {
   /** 'teacher' (default): everything, with the answer key. 'student': no lesson plan, no key. */
   copy?: 'teacher' | 'student';
@@ -427,6 +452,8 @@ export function renderMaterialText(
       const pos = item.partOfSpeech ? ` (${item.partOfSpeech})` : '';
       lines.push(`${i + 1}. ${item.term}${pos}: ${item.definition}`);
       lines.push(`   In the text: ${wrapQuote(item.context)}`);
+      if (!student && evidenceMissing(item))
+        lines.push(`   Warning: ${EVIDENCE_NOT_FOUND_MESSAGE}`);
     });
     lines.push('');
   }
@@ -467,6 +494,7 @@ export function renderMaterialText(
       } else {
         for (const quote of evidenceOf(question)) lines.push(`   Evidence: ${wrapQuote(quote)}`);
       }
+      if (evidenceMissing(question)) lines.push(`   Warning: ${EVIDENCE_NOT_FOUND_MESSAGE}`);
     }
     lines.push('');
   }
@@ -544,6 +572,10 @@ export const MaterialSchema = z.object({
   bookUrl: z.string().nullable(),
   chapterUrl: z.string().nullable(),
   createdAt: z.string(),
+  /** When a teacher last saved an edit of it (absent until then). */
+  editedAt: z.string().optional(),
+  /** True for the platform's ready-made chapter materials: anyone may read them, nobody edits them. */
+  isPlatform: z.boolean().optional(),
   status: z.enum(MATERIAL_STATUSES),
   error: z.string().optional(),
   output: MaterialOutputSchema.optional(),
@@ -562,6 +594,23 @@ export const CreateSetBodySchema = z.object({ name: requiredText(MATERIAL_LIMITS
 export const DeleteSetBodySchema = z.object({ _id: Uuid });
 export const DeleteMaterialBodySchema = z.object({ id: Uuid });
 export const MoveMaterialBodySchema = z.object({ id: Uuid, setId: Uuid.nullable() });
+
+/**
+ * `POST /materials/updatematerial`: a teacher's edit. `document` is the whole edited
+ * MaterialDocument; it is checked by `checkMaterialEdit` (material-edits.ts) in the service, not
+ * here, so that a 400 names the question ("Question 3: …") rather than a JSON path.
+ */
+export const UpdateMaterialBodySchema = z.object({
+  id: Uuid,
+  name: requiredText(MATERIAL_LIMITS.name).optional(),
+  document: z
+    .record(z.string(), z.unknown(), { error: 'must be a material document (an object)' })
+    .meta({
+      description:
+        'The edited MaterialDocument (the shape of output.document). type, grade, subject, generator and the lesson’s key passages are kept from the stored document.',
+    }),
+});
+export type UpdateMaterialInput = z.input<typeof UpdateMaterialBodySchema>;
 
 export const ListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),

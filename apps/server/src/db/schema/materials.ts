@@ -67,6 +67,8 @@ export const generatedMaterials = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the owner last saved an edit of the output (null: as generated or copied). */
+    editedAt: timestamp('edited_at', { withTimezone: true }),
   },
   (t) => [
     index('generated_materials_user_created_idx').on(t.userId, t.createdAt),

@@ -13,6 +13,8 @@ import {
 import {
   answerText,
   choiceLetter,
+  EVIDENCE_NOT_FOUND_MESSAGE,
+  evidenceMissing,
   evidenceOf,
   orderOf,
   renderMaterialText,
@@ -124,6 +126,17 @@ function questionParagraphs(
   return out;
 }
 
+/** The teacher copy's warning under a quote a teacher's edit left outside the reference text. */
+function evidenceWarning(): Paragraph {
+  return new Paragraph({
+    children: [
+      new TextRun({ text: 'Warning: ', bold: true, color: '9A3412' }),
+      new TextRun({ text: EVIDENCE_NOT_FOUND_MESSAGE, color: '9A3412' }),
+    ],
+    indent: INDENT,
+  });
+}
+
 function bullets(items: string[], prefix = '•'): Paragraph[] {
   return items.map((item) => para(`${prefix} ${item}`, { indent: INDENT }));
 }
@@ -229,6 +242,7 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
           indent: INDENT,
         }),
       );
+      if (!student && evidenceMissing(item)) children.push(evidenceWarning());
     });
   }
 
@@ -281,6 +295,7 @@ export async function exportDocx(document: MaterialDocument, copy: ExportCopy): 
           new Paragraph({ children: [new TextRun({ text: line, italics: true })], indent: INDENT }),
         );
       }
+      if (evidenceMissing(question)) children.push(evidenceWarning());
     }
   }
 

@@ -15,6 +15,8 @@ export function presentMaterial(row: GeneratedMaterialRow): Material {
     bookUrl: row.bookUrl,
     chapterUrl: row.chapterUrl,
     createdAt: row.createdAt.toISOString(),
+    ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
+    ...(row.isPlatform ? { isPlatform: true } : {}),
     status: row.status,
     ...(row.error ? { error: row.error } : {}),
     ...(row.status === 'finished' && row.output ? { output: row.output } : {}),

@@ -236,6 +236,37 @@ export async function moveMaterial(
   return row;
 }
 
+/**
+ * Stores a teacher's edit of their own finished material (and its new name, when given):
+ * the output and `edited_at`. The status condition keeps an edit from landing on a material
+ * that is not finished; undefined when no such material of the user's exists.
+ */
+export async function saveMaterialEdit(
+  db: Db,
+  userId: string,
+  id: string,
+  values: { name?: string | undefined; output: MaterialOutput },
+): Promise<GeneratedMaterialRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
+    .update(generatedMaterials)
+    .set({
+      ...(values.name !== undefined ? { name: values.name } : {}),
+      output: values.output,
+      editedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(generatedMaterials.id, id),
+        eq(generatedMaterials.userId, userId),
+        eq(generatedMaterials.status, 'finished'),
+      ),
+    )
+    .returning();
+  return row;
+}
+
 /* ----------------------------------------------------------------------------------------- */
 /* The generation job                                                                          */
 /* ----------------------------------------------------------------------------------------- */

@@ -18,6 +18,7 @@ import {
   MaterialsAnswerSchema,
   MaterialsQuerySchema,
   MoveMaterialBodySchema,
+  UpdateMaterialBodySchema,
   WasSuccessfulSchema,
   listOf,
 } from '@chapterwise/shared';
@@ -35,6 +36,8 @@ const trustedSerializer = () => (data: unknown) => JSON.stringify(data);
 
 /** The generation form carries up to a long chapter; the service answers 413 past its limit. */
 const GENERATE_BODY_LIMIT = 4 * 1024 * 1024;
+/** An edited document of 60 long questions with their quotes stays well under this. */
+const UPDATE_BODY_LIMIT = 2 * 1024 * 1024;
 
 /**
  * The material generator's API (spec §7 Materials, shapes in api-shapes.md). Thin: parse,
@@ -221,6 +224,26 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
       async (request) => {
         const user = await requireUser(request);
         return { data: await service.moveMaterial(user, request.body.id, request.body.setId) };
+      },
+    );
+
+    app.post(
+      '/materials/updatematerial',
+      {
+        bodyLimit: UPDATE_BODY_LIMIT,
+        serializerCompiler: trustedSerializer,
+        schema: {
+          tags,
+          security,
+          summary:
+            "Save a teacher's edit of their own finished material (evidence checked again, not refused)",
+          body: UpdateMaterialBodySchema,
+          response: { 200: z.object({ data: MaterialSchema }) },
+        },
+      },
+      async (request) => {
+        const user = await requireUser(request);
+        return { data: await service.updateMaterial(user, request.body) };
       },
     );
 

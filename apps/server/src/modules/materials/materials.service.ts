@@ -24,6 +24,7 @@ import {
 } from '../../lib/errors.js';
 import { GenerationError, type MaterialGenerator } from '../../providers/llm/index.js';
 import { countWords } from '../../providers/llm/local/text.js';
+import { applyTeacherEdit } from './materials.edit.js';
 import { exportDocx, exportFileName, exportText, type ExportCopy } from './materials.export.js';
 import { presentMaterial, presentSet } from './materials.presenter.js';
 import * as repo from './materials.repository.js';
@@ -125,6 +126,37 @@ export class MaterialsService {
     const row = await repo.moveMaterial(this.db, user.id, id, setId);
     if (!row) throw notFound('Material not found.');
     return presentMaterial(row);
+  }
+
+  /**
+   * Saves a teacher's edit of their own finished material (404 for anyone else's and for
+   * platform materials, 409 before it has finished). The edited document is checked by the
+   * shared editing rules (400 naming the question), keeps what the client may not change, and
+   * has every evidence quote looked up again in the reference text: a quote that is not there
+   * is kept and marked, not refused (decision 012). The text of the output is rendered again
+   * from the document, so exports, print and `choices[0].message.content` agree.
+   */
+  async updateMaterial(
+    user: UserRow,
+    input: { id: string; name?: string | undefined; document: Record<string, unknown> },
+  ): Promise<Material> {
+    const row = await repo.findOwnMaterial(this.db, user.id, input.id);
+    if (!row) throw notFound('Material not found.');
+    if (row.status === 'failed' || (row.status === 'finished' && !row.output)) {
+      throw conflict(
+        'This material did not finish generating, so there is nothing to edit. Delete it and generate it again.',
+      );
+    }
+    if (row.status !== 'finished' || !row.output) {
+      throw conflict('This material is still generating. You can edit it once it has finished.');
+    }
+    const document = applyTeacherEdit(row.output.document, input.document, row.referenceText);
+    const saved = await repo.saveMaterialEdit(this.db, user.id, row.id, {
+      name: input.name,
+      output: toOutput(document),
+    });
+    if (!saved) throw notFound('Material not found.');
+    return presentMaterial(saved);
   }
 
   async checkGeneration(user: UserRow, id: string): Promise<CheckGenerationAnswer> {

@@ -20,6 +20,8 @@ import {
 
 export { GenerationError, type GenerationRequest, type MaterialGenerator } from './types.js';
 export { buildPlan } from './plan.js';
+/** The gate's evidence matching, for checking quotes a teacher edits (materials module). */
+export { ReferenceIndex } from './quality.js';
 
 export interface LlmConfig {
   provider: 'local' | 'openai';

@@ -4,6 +4,7 @@ import {
   type GenerateMaterialInput,
   type Material,
   type MaterialSet,
+  type UpdateMaterialInput,
 } from '@chapterwise/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiClientError, apiPath, apiRequest, readStoredToken } from '../../lib/api';
@@ -166,6 +167,27 @@ export function useMoveMaterial() {
         body: { id, setId },
       }),
     onSuccess: () => client.invalidateQueries({ queryKey: materialKeys.all }),
+  });
+}
+
+/** Saves a teacher's edit (`POST /materials/updatematerial`); the answer is the stored material. */
+export const updateMaterial = (input: UpdateMaterialInput) =>
+  apiRequest<{ data: Material }>('/materials/updatematerial', {
+    method: 'POST',
+    body: input,
+  }).then((a) => a.data);
+
+export function useUpdateMaterial() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: updateMaterial,
+    onSuccess: async (material) => {
+      client.setQueryData(materialKeys.one(material._id), material);
+      await client.invalidateQueries({
+        queryKey: materialKeys.all,
+        predicate: (query) => query.queryKey[1] !== 'one',
+      });
+    },
   });
 }
 

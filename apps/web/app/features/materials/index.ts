@@ -10,5 +10,6 @@ export {
   type GenerationPrefill,
 } from './components/generation-form';
 export { MaterialCard, MaterialList } from './components/material-list';
+export { MaterialEditor } from './components/material-editor';
 export { MaterialView } from './components/material-view';
 export { SubscriptionNotice } from './components/subscription-notice';

@@ -1,11 +1,14 @@
 import {
+  evidenceMissing,
   formatShortDate,
   MATERIAL_DELETED_TOAST_MS,
   MATERIAL_MESSAGES,
   type Material,
   type MaterialSet,
+  numberedQuestions,
 } from '@chapterwise/shared';
 import { useId, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ErrorBox } from '../../../components/ui/error-box';
 import { Loading } from '../../../components/ui/loading';
@@ -31,6 +34,29 @@ function TrashIcon() {
 }
 
 export { TrashIcon };
+
+function PencilIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+      <path
+        d="M4 20h4L19 9a2.8 2.8 0 0 0-4-4L4 16v4Zm9.5-13.5 4 4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/** How many questions and vocabulary examples of a document carry the "not found" warning. */
+function countMissingEvidence(document: NonNullable<Material['output']>['document']): number {
+  return (
+    numberedQuestions(document).filter(evidenceMissing).length +
+    document.vocabulary.filter(evidenceMissing).length
+  );
+}
 
 function MoveSelect({ material, sets }: { material: Material; sets: MaterialSet[] }) {
   const move = useMoveMaterial();
@@ -84,8 +110,13 @@ export function MaterialCard({
   onDelete: (material: Material) => void;
 }) {
   const titleId = useId();
+  const location = useLocation();
   const document = material.output?.document;
   const generating = material.status === 'pending' || material.status === 'running';
+  const missing = document ? countMissingEvidence(document) : 0;
+  const editUrl = `/material/${material._id}/edit?returnTo=${encodeURIComponent(
+    location.pathname + location.search,
+  )}`;
   return (
     <li className="card material-card" aria-labelledby={titleId}>
       <div className="material-card-head">
@@ -104,9 +135,22 @@ export function MaterialCard({
               <span className="muted">Type:</span> {material.type}
             </span>
             <span className="muted">{formatShortDate(material.createdAt)}</span>
+            {material.editedAt ? (
+              <span className="muted">Edited {formatShortDate(material.editedAt)}</span>
+            ) : null}
           </p>
         </div>
         <div className="material-card-actions">
+          {document ? (
+            <Link
+              className="button button-ghost button-sm"
+              to={editUrl}
+              aria-label={`Edit ${material.name}`}
+            >
+              <PencilIcon />
+              Edit
+            </Link>
+          ) : null}
           {document ? <ExportMenu materialId={material._id} name={material.name} /> : null}
           <button
             type="button"
@@ -118,6 +162,13 @@ export function MaterialCard({
           </button>
         </div>
       </div>
+      {missing > 0 ? (
+        <p className="material-warning">
+          {missing === 1
+            ? 'One quoted piece of evidence was not found in the reference text. Check the marked item before you use this material.'
+            : `${missing} quoted pieces of evidence were not found in the reference text. Check the marked items before you use this material.`}
+        </p>
+      ) : null}
       {document ? (
         <div
           className="material-output"

@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MaterialDocument } from '@chapterwise/shared';
+import { EVIDENCE_NOT_FOUND_MESSAGE, type MaterialDocument } from '@chapterwise/shared';
 import { MaterialView } from './material-view';
 
 const document: MaterialDocument = {
@@ -64,5 +64,25 @@ describe('MaterialView', () => {
     expect(screen.getByText(/Name: _+/)).toBeTruthy();
     expect(screen.queryByText('Answer key')).toBeNull();
     expect(screen.queryByText('B. The captain')).toBeNull();
+  });
+
+  it('warns the teacher, not the student, about a quote an edit left outside the text', () => {
+    const edited: MaterialDocument = {
+      ...document,
+      sections: document.sections.map((section, i) =>
+        i === 0
+          ? {
+              ...section,
+              questions: section.questions.map((q) => ({ ...q, evidenceFound: false })),
+            }
+          : section,
+      ),
+    };
+    const teacher = render(<MaterialView document={edited} keyOpen />);
+    // On the question and in the key.
+    expect(screen.getAllByText(EVIDENCE_NOT_FOUND_MESSAGE)).toHaveLength(2);
+    teacher.unmount();
+    render(<MaterialView document={edited} copy="student" />);
+    expect(screen.queryByText(EVIDENCE_NOT_FOUND_MESSAGE)).toBeNull();
   });
 });

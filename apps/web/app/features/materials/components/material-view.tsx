@@ -1,6 +1,8 @@
 import {
   answerText,
   choiceLetter,
+  EVIDENCE_NOT_FOUND_MESSAGE,
+  evidenceMissing,
   evidenceOf,
   orderOf,
   type MaterialDocument,
@@ -9,6 +11,28 @@ import {
 
 function Quote({ text }: { text: string }) {
   return <q className="mv-quote">{text.replace(/^["“]+|["”]+$/g, '')}</q>;
+}
+
+/** The teacher's warning on a quote an edit left outside the reference text. */
+export function EvidenceWarning({ id }: { id?: string }) {
+  return (
+    <p className="mv-warning" id={id}>
+      <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true" focusable="false">
+        <path
+          d="M10 2.5 18.5 17h-17L10 2.5Zm0 5v4.5m0 2.2v.3"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.7"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+      <span>
+        <span className="visually-hidden">Warning: </span>
+        {EVIDENCE_NOT_FOUND_MESSAGE}
+      </span>
+    </p>
+  );
 }
 
 function QuestionBody({ question, student }: { question: Question; student: boolean }) {
@@ -84,6 +108,7 @@ function KeyItem({ question, number }: { question: Question; number: number }) {
           </p>
         ))
       )}
+      {evidenceMissing(question) ? <EvidenceWarning /> : null}
     </li>
   );
 }
@@ -231,6 +256,7 @@ export function MaterialView({
                   {v.definition}
                   <br />
                   <Quote text={v.context} />
+                  {!student && evidenceMissing(v) ? <EvidenceWarning /> : null}
                 </dd>
               </div>
             ))}
@@ -256,6 +282,7 @@ export function MaterialView({
                       {q.kind === 'true_false' ? `True or false: ${q.prompt}` : q.prompt}
                     </p>
                     <QuestionBody question={q} student={student} />
+                    {!student && evidenceMissing(q) ? <EvidenceWarning /> : null}
                   </li>
                 );
               })}
@@ -276,6 +303,7 @@ export function MaterialView({
                     {q.kind === 'true_false' ? `True or false: ${q.prompt}` : q.prompt}
                   </p>
                   <QuestionBody question={q} student={student} />
+                  {!student && evidenceMissing(q) ? <EvidenceWarning /> : null}
                 </li>
               );
             })}

@@ -1,0 +1,1 @@
+ALTER TABLE "generated_materials" ADD COLUMN "edited_at" timestamp with time zone;
