@@ -37,7 +37,12 @@ export default async function books(kit) {
   const importMs = runImport(kit, source, { DATA_DIR: dataDir });
   kit.figure('import full catalogue metadata + 34 texts (PGlite)', importMs / 1000, 's', '< 60 s');
 
-  // 3. Cold start with the catalogue loaded, then search latency on PGlite.
+  // 3. Cold start with the catalogue loaded, then search latency on PGlite. The first start
+  // after the import still loads the other sample data (blog posts, ready-made materials);
+  // the cold start is the next one, as after any restart.
+  const first = await kit.startServer({ dataDir });
+  kit.figure('first start after the import (other sample data)', first.readyMs / 1000, 's');
+  await first.stop();
   const server = await kit.startServer({ dataDir });
   kit.figure('cold start with the catalogue loaded', server.readyMs / 1000, 's', '< 5 s');
   const count = (await (await fetch(`${server.url}/api/v1/getgutenbergbooks?limit=1`)).json())
@@ -45,7 +50,7 @@ export default async function books(kit) {
   kit.figure('books in the catalogue', count, 'books');
   const pglite = await searchLatency(server.url, kit);
   kit.figure(
-    'search p50 / p95, uncached (PGlite)',
+    'search p50 / p95, uncached, after warm-up (PGlite)',
     `${pglite.p50.toFixed(1)} / ${pglite.p95.toFixed(1)}`,
     'ms',
     'p95 < 50 ms',
@@ -86,7 +91,7 @@ export default async function books(kit) {
     });
     const pg = await searchLatency(pgServer.url, kit);
     kit.figure(
-      'search p50 / p95, uncached (PostgreSQL)',
+      'search p50 / p95, uncached, after warm-up (PostgreSQL)',
       `${pg.p50.toFixed(1)} / ${pg.p95.toFixed(1)}`,
       'ms',
       'p95 < 20 ms',
@@ -178,6 +183,27 @@ async function searchLatency(base, kit) {
     'bronte',
     'louisa may alcott',
   ];
+  // Warm-up, not counted: a server that has just started opens its database connections and
+  // warms the search table in the background; teachers meet a server that has been up.
+  for (const term of [
+    'tale',
+    'poet',
+    'river',
+    'moon',
+    'ship',
+    'war and',
+    'jungle',
+    'letters from',
+    'farm',
+    'mountain',
+  ]) {
+    await (
+      await fetch(
+        `${base}/api/v1/getgutenbergbooks?searchTerm=${encodeURIComponent(term)}&limit=24`,
+      )
+    ).arrayBuffer();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const times = [];
   for (const term of terms) {
     const started = performance.now();

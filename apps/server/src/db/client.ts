@@ -56,7 +56,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 async function openPostgres(connectionString: string, max: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max });
+  // Idle connections stay open for five minutes (pg's default is 10 s): a new PostgreSQL
+  // backend costs a connection and cold catalogue caches, tens of ms on the next query.
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 300_000 });
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
   return {
     kind: 'postgres',

@@ -173,6 +173,22 @@ export async function searchBooks(
 }
 
 /**
+ * Whether each word, on its own, starts a word of some title or author (one index probe per
+ * word): then a search for all of them that found nothing has no typo to forgive.
+ */
+export async function everyWordMatches(db: Db, words: string[]): Promise<boolean> {
+  const probes = words.map(
+    (w) =>
+      sql`exists (select 1 from ${bookSearch} where ${bookSearch.search} @@ to_tsquery('english', ${`${w}:*`}))`,
+  );
+  const result = await db.execute<{ ok: boolean }>(
+    sql`select (${sql.join(probes, sql` and `)}) as ok`,
+  );
+  const rows = (result as unknown as { rows?: Array<{ ok: boolean }> }).rows ?? [];
+  return rows[0]?.ok === true;
+}
+
+/**
  * Typo-tolerant search with trigrams: titles and authors whose words are close to the
  * term ("frankenstien" finds "Frankenstein"). Used when the full-text search finds nothing.
  */

@@ -14,6 +14,7 @@ import { presentBook } from './books.presenter.js';
 import {
   countBooks,
   countBooksBySubject,
+  everyWordMatches,
   listBookUrls,
   listChapterUrlsOfBooks,
   findBookById,
@@ -107,7 +108,10 @@ export class BooksService {
     if (words.length > 0) {
       const prefix = words.map((w) => `${w}:*`).join(' & ');
       result = await searchBooks(this.db, prefix, filter, page);
-      if (result.count === 0) {
+      // No book has every word. When each word is in the catalogue on its own ("whale
+      // history"), that is the answer; when one is not, it is a typo ("treasure iland"): try
+      // the typo-tolerant search (slower: it compares trigrams of every candidate).
+      if (result.count === 0 && (words.length === 1 || !(await everyWordMatches(this.db, words)))) {
         result = await searchBooksFuzzy(this.db, words.join(' '), filter, page);
       }
     } else {

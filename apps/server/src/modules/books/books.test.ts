@@ -163,6 +163,16 @@ describe('GET /getgutenbergbooks', () => {
       await get('/api/v1/getgutenbergbooks?searchTerm=Dr%C3%A1cula')
     ).json() as BooksAnswer;
     expect(accents.data[0]?.gutenbergId).toBe(345);
+    // Two real words no book has together: nothing, rather than loosely similar titles.
+    const none = (
+      await get('/api/v1/getgutenbergbooks?searchTerm=frankenstein%20sherlock')
+    ).json() as BooksAnswer;
+    expect(none).toEqual({ data: [], count: 0 });
+    // A typo among real words is still forgiven.
+    const mixed = (
+      await get('/api/v1/getgutenbergbooks?searchTerm=pride%20prejudise')
+    ).json() as BooksAnswer;
+    expect(mixed.data.map((b) => b.gutenbergId)).toContain(1342);
   });
 
   it.each([
