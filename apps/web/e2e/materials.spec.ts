@@ -326,10 +326,10 @@ test.describe('material generator', () => {
     await expect(section).toBeVisible();
     const cards = section.getByRole('listitem');
     await expect(cards).toHaveCount(4);
-    const quiz = cards.filter({ hasText: 'Letter 1 Quiz' });
+    const quiz = cards.filter({ hasText: 'Frankenstein, Letter 1 Quiz' });
     await expect(quiz.getByText(/\d+ questions/)).toBeVisible();
     await quiz.getByText('Preview the student copy').click();
-    const preview = quiz.getByRole('region', { name: 'Preview of Letter 1 Quiz' });
+    const preview = quiz.getByRole('region', { name: 'Preview of Frankenstein, Letter 1 Quiz' });
     await expect(preview.getByText('Name:')).toBeVisible();
     // The student copy keeps the answers back.
     await expect(preview.getByText('Answer key')).toHaveCount(0);
@@ -340,7 +340,7 @@ test.describe('material generator', () => {
     await quiz.getByRole('button', { name: 'Export as Word Document' }).click();
     const download = await downloading;
     const text = (await OfficeParser.parseOffice(readFileSync((await download.path())!))).toText();
-    expect(text).toContain('Letter 1 Quiz');
+    expect(text).toContain('Frankenstein, Letter 1 Quiz');
     expect(text).toContain('Answer Key');
     await snap(page, 'chapter-ready-made-materials');
   });

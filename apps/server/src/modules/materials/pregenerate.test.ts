@@ -5,6 +5,7 @@ import { BOOKS_SEED_DIR } from '../books/books.seed.js';
 import { importCatalogue } from '../books/import/importer.js';
 import {
   gradeForBook,
+  shortTitle,
   platformMaterialsSeeder,
   pregenerateChapterMaterials,
   readPlatformSeed,
@@ -43,6 +44,13 @@ const available = async (bookUrl: string, chapterUrl: string) => {
 };
 
 describe('ready-made chapter materials', () => {
+  it('names materials with the short title of their book', () => {
+    expect(shortTitle('Frankenstein; or, the modern prometheus')).toBe('Frankenstein');
+    expect(shortTitle("A Doll's House : a play")).toBe("A Doll's House");
+    expect(shortTitle('Moby Dick, or, The Whale')).toBe('Moby Dick');
+    expect(shortTitle('Pride and Prejudice')).toBe('Pride and Prejudice');
+  });
+
   it('grades books by reading level between 6th and 12th grade, plays from 9th', () => {
     expect(gradeForBook(2, 'Children’s Literature')).toBe('6th Grade (Year 7)');
     expect(gradeForBook(10.4, 'Horror')).toBe('10th Grade (Year 11)');

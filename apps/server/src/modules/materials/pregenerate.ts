@@ -51,6 +51,20 @@ export interface FeaturedChapter {
 const FRONT_MATTER =
   /^(preface|introduction|foreword|contents|transcriber|editor|note\b|prefatory)/i;
 
+/** "Frankenstein; or, the modern prometheus" → "Frankenstein"; "A Doll's House : a play" → "A Doll's House". */
+export function shortTitle(title: string): string {
+  const short = title.split(/\s*[;:]\s*|,\s+or,?\s+/i)[0]!.trim();
+  return short.length >= 3 ? short : title.trim();
+}
+
+/** "Frankenstein, Letter 1"; a work that is one chapter is named once ("The Yellow Wallpaper"). */
+function materialSource(chapter: FeaturedChapter): string {
+  const book = shortTitle(chapter.bookTitle);
+  return chapter.chapterTitle.toLowerCase() === book.toLowerCase()
+    ? book
+    : `${book}, ${chapter.chapterTitle}`;
+}
+
 /**
  * The grade a book's ready-made materials are written for: its Flesch–Kincaid level, between
  * 6th and 12th grade, where classics are taught. Plays score low (short speeches), so a
@@ -148,7 +162,8 @@ export async function pregenerateChapterMaterials(
       const input = {
         bookUrl: chapter.bookUrl,
         chapterUrl: chapter.chapterUrl,
-        name: `${chapter.chapterTitle} ${type}`,
+        // The book's name too: a copy in a teacher's own list must say where it is from.
+        name: `${materialSource(chapter)} ${type}`,
         subject: chapter.subject,
         grade: chapter.grade,
         type,
