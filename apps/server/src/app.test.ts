@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from './app.js';
@@ -58,6 +59,33 @@ describe('probes and conventions', () => {
       message: 'The request body is not valid JSON.',
       code: 'BAD_REQUEST',
     });
+  });
+
+  it('compresses text answers for clients that accept it, and only for them', async () => {
+    const url = '/api/docs/json';
+    const plain = await t.app.inject({ method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzip = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    // A compressed request body is not inflated: it is refused like any body that is not JSON.
+    const inflated = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/login',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0]),
+    });
+    expect(inflated.statusCode).toBeGreaterThanOrEqual(400);
+    expect(inflated.statusCode).toBeLessThan(500);
   });
 
   it('serves the OpenAPI document and the docs page', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import {
@@ -79,6 +80,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(securityPlugin, {
     hsts: config.publicUrl.startsWith('https://'),
     csp: webMode !== 'development',
+  });
+  // Text answers (pages, JSON, scripts, styles) go out as brotli or gzip when the client
+  // accepts it; request bodies are never inflated (no compressed uploads to bound).
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
   });
   await app.register(rateLimit, {
     global: false,

@@ -2,8 +2,14 @@ import { expect, expectAccessible, snap, test } from './fixtures';
 
 test.describe('site shell', () => {
   test('home shows the header, navigation and footer, and passes axe', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('.js')) scripts.push(r.headers()['content-encoding'] ?? 'none');
+    });
     const response = await page.goto('/');
     expect(response?.status()).toBe(200);
+    // The page and its scripts travel compressed.
+    expect(['br', 'gzip']).toContain(response?.headers()['content-encoding']);
     await expect(page.getByRole('link', { name: 'Chapterwise home' }).first()).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'Home' })).toBeVisible();
@@ -22,6 +28,8 @@ test.describe('site shell', () => {
     await expect(footer.getByRole('button', { name: 'Subscribe' })).toBeVisible();
     await expectAccessible(page, 'home');
     await snap(page, 'home-desktop-light');
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const encoding of scripts) expect(['br', 'gzip']).toContain(encoding);
   });
 
   test('mega menus list subjects and blog categories with slug links', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -97,7 +98,7 @@ export const webPlugin = fp(
         cspNonce: nonce ?? '',
         publicConfig: { chatUrl: options.chatUrl, publicUrl: options.publicUrl },
       });
-      return sendFetchResponse(reply, response);
+      return sendFetchResponse(request, reply, response);
     });
   },
   { name: 'web' },
@@ -126,7 +127,38 @@ function toFetchRequest(request: FastifyRequest, publicUrl: string): Request {
   return new Request(url, { method: request.method, headers, signal: controller.signal });
 }
 
-async function sendFetchResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+/**
+ * Pages are answered from the not-found handler, which the compression plugin's route hooks
+ * do not reach: they are compressed here, brotli or gzip as the browser accepts, flushing
+ * every chunk so a streamed page still arrives as it is rendered.
+ */
+function pageEncoder(
+  request: FastifyRequest,
+): { name: 'br' | 'gzip'; stream: zlib.Gzip | zlib.BrotliCompress } | null {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accepted)) {
+    return {
+      name: 'br',
+      stream: zlib.createBrotliCompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+          [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        },
+      }),
+    };
+  }
+  if (/\bgzip\b/.test(accepted)) {
+    return { name: 'gzip', stream: zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH }) };
+  }
+  return null;
+}
+
+async function sendFetchResponse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  response: Response,
+): Promise<FastifyReply> {
   reply.status(response.status);
   for (const [key, value] of response.headers) {
     if (key === 'set-cookie') continue;
@@ -135,5 +167,12 @@ async function sendFetchResponse(reply: FastifyReply, response: Response): Promi
   const cookies = response.headers.getSetCookie();
   if (cookies.length) reply.header('set-cookie', cookies);
   if (!response.body) return reply.send();
-  return reply.send(Readable.fromWeb(response.body as NodeReadableStream));
+  const body = Readable.fromWeb(response.body as NodeReadableStream);
+  const type = String(reply.getHeader('content-type') ?? '');
+  const encoder = /^text\/|json|xml/.test(type) ? pageEncoder(request) : null;
+  if (!encoder || request.method === 'HEAD') return reply.send(body);
+  reply.header('content-encoding', encoder.name);
+  reply.header('vary', 'accept-encoding');
+  reply.removeHeader('content-length');
+  return reply.send(pipeline(body, encoder.stream, () => {}));
 }
