@@ -25,6 +25,8 @@ export async function snap(page: Page, name: string): Promise<void> {
 interface Fixtures {
   /** Console errors and uncaught page errors seen during the test (checked after it). */
   consoleErrors: string[];
+  /** Content-Security-Policy violations Chromium reported (checked after the test). */
+  cspIssues: string[];
 }
 
 export const test = base.extend<Fixtures>({
@@ -42,6 +44,23 @@ export const test = base.extend<Fixtures>({
       });
       await use(errors);
       expect(errors, 'console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+  cspIssues: [
+    async ({ page }, use) => {
+      const issues: string[] = [];
+      const cdp = await page.context().newCDPSession(page);
+      cdp.on('Audits.issueAdded', ({ issue }) => {
+        if (issue.code !== 'ContentSecurityPolicyIssue') return;
+        const d = issue.details.contentSecurityPolicyIssueDetails;
+        issues.push(
+          `${d?.contentSecurityPolicyViolationType} (${d?.violatedDirective}) at ${d?.sourceCodeLocation?.url ?? d?.blockedURL ?? '?'}`,
+        );
+      });
+      await cdp.send('Audits.enable');
+      await use(issues);
+      expect(issues, 'Content-Security-Policy violations').toEqual([]);
     },
     { auto: true },
   ],
