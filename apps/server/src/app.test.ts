@@ -88,6 +88,37 @@ describe('probes and conventions', () => {
     expect(inflated.statusCode).toBeLessThan(500);
   });
 
+  it('a NUL byte in a query is a 400, never a 500 from the database', async () => {
+    for (const url of [
+      '/api/v1/getgutenbergbook?url=a%00b',
+      '/api/v1/getgutenbergbookchapter?url=a%00b&chapterUrl=c',
+      '/api/v1/materials/getavailablechaptermaterials?bookUrl=a%00&chapterUrl=b',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().errors.message).toContain('NUL byte');
+    }
+  });
+
+  it('a NUL byte in a body is a 400 and writes nothing', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/register',
+      payload: {
+        username: 'nulname',
+        firstName: 'Ada\u0000',
+        lastName: 'Lovelace',
+        email: 'nul@example.org',
+        password: 'password123',
+        passwordConfirmation: 'password123',
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.message).toContain('NUL byte');
+    const rows = await t.app.db.select().from(users).where(eq(users.email, 'nul@example.org'));
+    expect(rows).toEqual([]);
+  });
+
   it('serves the OpenAPI document and the docs page', async () => {
     const doc = await t.app.inject('/api/docs/json');
     expect(doc.statusCode).toBe(200);

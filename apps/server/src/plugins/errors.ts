@@ -28,6 +28,16 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }
   },
 };
 
+/** PostgreSQL's "invalid byte sequence" (22021) and "untranslatable character" (22P05). */
+function isBadTextError(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '22021' || code === '22P05') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 function sendError(reply: FastifyReply, code: ErrorCode, message: string) {
   return reply.status(ERROR_CODES[code]).send({ errors: { message, code } });
 }
@@ -72,6 +82,14 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         'BAD_REQUEST') as ErrorCode;
       reply.status(error.statusCode);
       return reply.send({ errors: { message: error.message, code } });
+    }
+    // PostgreSQL refuses a NUL byte or broken UTF-8 in text: that is the client's input.
+    if (isBadTextError(error)) {
+      return sendError(
+        reply,
+        'BAD_REQUEST',
+        'The request contains a character that cannot be stored (a NUL byte or broken text). Remove it and try again.',
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 'INTERNAL', 'Something went wrong on our side. Please try again.');
