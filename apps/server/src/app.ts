@@ -22,6 +22,8 @@ import { userRolesRoutes } from './modules/users/users.roles.routes.js';
 import { importsRoutes } from './modules/imports/imports.routes.js';
 import { registerMaterials } from './modules/materials/materials.module.js';
 import { registerBilling, type RegisterBillingOptions } from './modules/billing/billing.module.js';
+import { registerAssistant } from './modules/assistant/assistant.module.js';
+import type { AssistantEngine } from './providers/assistant/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -51,6 +53,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Billing's payments adapter or chapter packs instead of the config's (tests). */
   billing?: RegisterBillingOptions;
+  /** The assistant's engine instead of the config's (tests). */
+  assistantEngine?: AssistantEngine;
 }
 
 const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
@@ -120,6 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(blogRoutes, { prefix: '/api/v1' });
   await registerMaterials(app);
   await registerBilling(app, options.billing);
+  await registerAssistant(app, options.assistantEngine);
 
   await app.register(webPlugin, {
     mode: webMode,
