@@ -33,6 +33,7 @@ import type { BooksService } from '../books/books.service.js';
 import { fleschKincaidGrade, measureText, readingMinutes } from '../books/text/readability.js';
 import { verifyChatToken } from '../chat/chat.service.js';
 import type { MaterialsService } from '../materials/materials.service.js';
+import { shortTitle } from '../materials/pregenerate.js';
 import { findUserById } from '../users/users.repository.js';
 import * as repo from './assistant.repository.js';
 import type { AssistantSessions } from './assistant.session.js';
@@ -53,12 +54,6 @@ export interface AssistantServiceDeps {
   sessions: AssistantSessions;
   jwtSecret: string;
   log: Logger;
-}
-
-/** A book's short title: "Frankenstein; Or, The Modern Prometheus" → "Frankenstein". */
-export function shortTitle(title: string): string {
-  const short = title.split(/[;:]| or,/i)[0]!.trim();
-  return short.length >= 3 ? short : title;
 }
 
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };

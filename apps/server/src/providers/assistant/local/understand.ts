@@ -16,8 +16,6 @@ export type Intent =
   | { kind: 'help' };
 
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
   one: 1,
   two: 2,
   three: 3,
