@@ -25,7 +25,13 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 export type StoredAssistantContext =
   | { kind: 'any' }
   | { kind: 'book'; bookUrl: string; bookTitle: string }
-  | { kind: 'chapter'; bookUrl: string; bookTitle: string; chapterUrl: string; chapterTitle: string }
+  | {
+      kind: 'chapter';
+      bookUrl: string;
+      bookTitle: string;
+      chapterUrl: string;
+      chapterTitle: string;
+    }
   | { kind: 'text'; label: string; text: string };
 
 /** A teacher's conversation with the AI Teaching Assistant. Only its teacher reads it. */

@@ -32,7 +32,10 @@ const chatUsers = new WeakMap<FastifyRequest, UserRow>();
  * Conversations of other teachers answer 404. Answers stream as Server-Sent Events.
  */
 export const assistantRoutes =
-  (service: AssistantService, options: { messagesPerHour: number; secureCookie: boolean; publicUrl: string }): FastifyPluginAsyncZod =>
+  (
+    service: AssistantService,
+    options: { messagesPerHour: number; secureCookie: boolean; publicUrl: string },
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     await app.register(cookie);
 
@@ -183,7 +186,12 @@ export const assistantRoutes =
     app.delete(
       '/assistant/conversations/:id',
       {
-        schema: { tags, security, summary: 'Delete a conversation and its messages', params: IdParams },
+        schema: {
+          tags,
+          security,
+          summary: 'Delete a conversation and its messages',
+          params: IdParams,
+        },
       },
       async (request, reply) => {
         const user = await requireChatUser(request);
@@ -199,7 +207,8 @@ export const assistantRoutes =
         schema: {
           tags,
           security,
-          summary: 'Ask; the answer streams back as Server-Sent Events (close the request to stop it)',
+          summary:
+            'Ask; the answer streams back as Server-Sent Events (close the request to stop it)',
           description:
             'Events (one JSON object per `data:` line): `start`, `delta` (Markdown), `citation`, then `done` or `error` followed by `done`.',
           params: IdParams,

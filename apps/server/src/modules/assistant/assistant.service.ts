@@ -67,8 +67,26 @@ function fromRoman(s: string): number {
   return total;
 }
 const ORDINALS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
 };
 
 /** Lower case, letters and digits only, roman and word numbers after "chapter" etc. as digits. */
@@ -122,7 +140,8 @@ export function quotationsOf(markdown: string): string[] {
  * whose quotations are checked word for word against the text (the generator's ReferenceIndex).
  */
 export class AssistantService {
-  private textBooks: { at: number; list: Array<{ url: string; title: string; key: string }> } | undefined;
+  private textBooks:
+    { at: number; list: Array<{ url: string; title: string; key: string }> } | undefined;
 
   constructor(private readonly deps: AssistantServiceDeps) {}
 
@@ -188,9 +207,15 @@ export class AssistantService {
 
   async createConversation(
     user: UserRow,
-    input: { title?: string | undefined; context?: AssistantContextInput | undefined; grade?: string | undefined },
+    input: {
+      title?: string | undefined;
+      context?: AssistantContextInput | undefined;
+      grade?: string | undefined;
+    },
   ): Promise<AssistantConversation> {
-    const context = input.context ? await this.storeContext(input.context) : { kind: 'any' as const };
+    const context = input.context
+      ? await this.storeContext(input.context)
+      : { kind: 'any' as const };
     const row = await repo.insertConversation(this.db, user.id, {
       title: input.title?.trim() || DEFAULT_TITLE,
       grade: input.grade ?? ASSISTANT_DEFAULT_GRADE,
@@ -211,7 +236,11 @@ export class AssistantService {
   async updateConversation(
     user: UserRow,
     id: string,
-    input: { title?: string | undefined; context?: AssistantContextInput | undefined; grade?: string | undefined },
+    input: {
+      title?: string | undefined;
+      context?: AssistantContextInput | undefined;
+      grade?: string | undefined;
+    },
   ): Promise<AssistantConversation> {
     await this.ownConversation(user, id);
     const row = await repo.updateConversation(this.db, user.id, id, {
@@ -382,7 +411,12 @@ export class AssistantService {
     let failure: { message: string; code: string } | null = null;
     try {
       await this.deps.engine.answer(
-        { message: question.content, history: prepared.history, context, grade: conversation.grade },
+        {
+          message: question.content,
+          history: prepared.history,
+          context,
+          grade: conversation.grade,
+        },
         this.tools(),
         sink,
         signal,
@@ -397,10 +431,20 @@ export class AssistantService {
             ? { message: error.message, code: error.code }
             : error instanceof AppError
               ? { message: error.message, code: error.code }
-              : { message: 'The assistant failed unexpectedly. Please try again.', code: 'INTERNAL' };
+              : {
+                  message: 'The assistant failed unexpectedly. Please try again.',
+                  code: 'INTERNAL',
+                };
         if (!(error instanceof AssistantEngineError) && !(error instanceof AppError))
-          this.deps.log.error({ err: error, conversationId: conversation.id }, 'assistant answer crashed');
-        else this.deps.log.warn({ code: failure.code, engine: this.engineName }, 'assistant answer failed');
+          this.deps.log.error(
+            { err: error, conversationId: conversation.id },
+            'assistant answer crashed',
+          );
+        else
+          this.deps.log.warn(
+            { code: failure.code, engine: this.engineName },
+            'assistant answer failed',
+          );
       }
     }
 
@@ -430,7 +474,11 @@ export class AssistantService {
       (await repo.updateConversation(this.db, prepared.user.id, conversation.id, patch)) ??
       conversation;
     if (failure) emit({ type: 'error', ...failure });
-    emit({ type: 'done', message: presentMessage(stored), conversation: presentConversation(updated, false) });
+    emit({
+      type: 'done',
+      message: presentMessage(stored),
+      conversation: presentConversation(updated, false),
+    });
   }
 
   /** What the engine reads for a stored context: the chapter's or pasted text, titles. */
@@ -443,7 +491,12 @@ export class AssistantService {
           text: stored.text,
         };
       case 'chapter':
-        return (await this.loadChapter(stored.bookUrl, stored.chapterUrl)) ?? { kind: 'any', label: 'any text' };
+        return (
+          (await this.loadChapter(stored.bookUrl, stored.chapterUrl)) ?? {
+            kind: 'any',
+            label: 'any text',
+          }
+        );
       case 'book': {
         const book = await this.deps.books.getBook(stored.bookUrl).catch(() => null);
         if (!book) return { kind: 'any', label: 'any text' };
@@ -540,7 +593,10 @@ export class AssistantService {
       if (hits.length < Math.ceil(limit / 2) && query.trim().includes(' ')) {
         const more = await repo.searchParagraphs(this.db, tsqueryOf(query, '|'), where, limit);
         const seen = new Set(hits.map((h) => `${h.chapterUrl}|${h.n}`));
-        hits = [...hits, ...more.filter((h) => !seen.has(`${h.chapterUrl}|${h.n}`))].slice(0, limit);
+        hits = [...hits, ...more.filter((h) => !seen.has(`${h.chapterUrl}|${h.n}`))].slice(
+          0,
+          limit,
+        );
       }
     }
     return hits.map((h) => ({
@@ -624,7 +680,9 @@ export class AssistantService {
       if (chapter) break;
     }
     chapter ??= chapters
-      .filter((c) => c.key.trim().split(' ').length >= 2 && text.includes(c.key) && c.key !== book.key)
+      .filter(
+        (c) => c.key.trim().split(' ').length >= 2 && text.includes(c.key) && c.key !== book.key,
+      )
       .sort((a, b) => b.key.length - a.key.length)[0];
     if (chapter) return this.loadChapter(book.url, chapter.url);
     return {
@@ -643,7 +701,11 @@ export class AssistantService {
       const rows = await repo.listBooksWithText(this.db);
       this.textBooks = {
         at: Date.now(),
-        list: rows.map((r) => ({ url: r.url, title: r.title, key: normaliseTitle(shortTitle(r.title)) })),
+        list: rows.map((r) => ({
+          url: r.url,
+          title: r.title,
+          key: normaliseTitle(shortTitle(r.title)),
+        })),
       };
     }
     return this.textBooks.list;
@@ -673,7 +735,10 @@ export class AssistantService {
     const name =
       context.kind === 'chapter' && context.book && context.chapter
         ? `${input.type}: ${context.chapter.title}, ${shortTitle(context.book.title)}`.slice(0, 200)
-        : `${input.type}: ${conversation.context.kind === 'text' && conversation.context.label ? conversation.context.label : 'pasted text'}`.slice(0, 200);
+        : `${input.type}: ${conversation.context.kind === 'text' && conversation.context.label ? conversation.context.label : 'pasted text'}`.slice(
+            0,
+            200,
+          );
     const { materialId } = await this.deps.materials.startGeneration(user, {
       name,
       subject: 'English',
@@ -719,8 +784,13 @@ function displayQuote(text: string): string {
 
 /** The sentence of a paragraph with the most words of the topic. */
 function firstSentence(paragraph: string, topic: string): string {
-  const words = topic.toLowerCase().split(/\W+/).filter((w) => w.length > 2);
-  const sentences = paragraph.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+[”"’)]*|[^.!?]+$/g) ?? [paragraph];
+  const words = topic
+    .toLowerCase()
+    .split(/\W+/)
+    .filter((w) => w.length > 2);
+  const sentences = paragraph.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+[”"’)]*|[^.!?]+$/g) ?? [
+    paragraph,
+  ];
   const best = sentences
     .map((s) => ({ s: s.trim(), hits: words.filter((w) => s.toLowerCase().includes(w)).length }))
     .sort((a, b) => b.hits - a.hits)[0];

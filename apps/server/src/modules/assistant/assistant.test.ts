@@ -102,12 +102,14 @@ describe('chat token exchange', () => {
 
     const again = await exchange(token);
     expect(again.statusCode).toBe(401);
-    expect(again.json().errors.message).toMatch(/already used.*Open the assistant from your dashboard/);
+    expect(again.json().errors.message).toMatch(
+      /already used.*Open the assistant from your dashboard/,
+    );
 
     // The chat session cookie opens nothing else, and is no bearer token either.
-    expect(
-      (await t.app.inject({ url: '/api/v1/users/me', headers: session })).statusCode,
-    ).toBe(401);
+    expect((await t.app.inject({ url: '/api/v1/users/me', headers: session })).statusCode).toBe(
+      401,
+    );
     expect(
       (
         await t.app.inject({
@@ -159,7 +161,11 @@ describe('conversations', () => {
     const mine = await chatTeacher();
     const other = await chatTeacher();
     const created = await newConversation(mine.cookie, {
-      context: { kind: 'chapter', bookUrl: 'frankenstein-or-the-modern-prometheus', chapterUrl: 'letter-1' },
+      context: {
+        kind: 'chapter',
+        bookUrl: 'frankenstein-or-the-modern-prometheus',
+        chapterUrl: 'letter-1',
+      },
     });
     expect(created).toMatchObject({
       title: 'New conversation',
@@ -196,7 +202,11 @@ describe('conversations', () => {
   it('refuses unknown books and chapters, bad ids and oversized texts with 400s', async () => {
     const mine = await chatTeacher();
     const bad = await api('POST', '/conversations', mine.cookie, {
-      context: { kind: 'chapter', bookUrl: 'frankenstein-or-the-modern-prometheus', chapterUrl: 'no-such' },
+      context: {
+        kind: 'chapter',
+        bookUrl: 'frankenstein-or-the-modern-prometheus',
+        chapterUrl: 'no-such',
+      },
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.message).toMatch(/could not find that chapter/);
@@ -222,7 +232,9 @@ describe('answers (local engine)', () => {
     if (done.type !== 'done') throw new Error(`last event: ${JSON.stringify(done)}`);
     const answer = done.message;
     expect(answer).toMatchObject({ role: 'assistant', status: 'complete', engine: 'local' });
-    expect(answer.content).toMatch(/three discussion questions about \*\*Letter 1\*\* of \*Frankenstein\*/);
+    expect(answer.content).toMatch(
+      /three discussion questions about \*\*Letter 1\*\* of \*Frankenstein\*/,
+    );
     expect(answer.content.match(/^\d\. \*\*/gm)).toHaveLength(3);
     expect(done.conversation).toMatchObject({
       title: 'Give me three discussion questions about Letter 1 of…',
@@ -246,7 +258,9 @@ describe('answers (local engine)', () => {
     expect(answer.quoteChecks.every((q) => q.found)).toBe(true);
 
     // Saved: the conversation reads back with both messages.
-    const saved = (await api('GET', `/conversations/${conversation.id}`, mine.cookie)).json<ConversationAnswer>();
+    const saved = (
+      await api('GET', `/conversations/${conversation.id}`, mine.cookie)
+    ).json<ConversationAnswer>();
     expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(saved.messages[1]!.content).toBe(answer.content);
   });
@@ -254,20 +268,36 @@ describe('answers (local engine)', () => {
   it('understands the other teacher requests and says plainly what it cannot do', async () => {
     const mine = await chatTeacher({ isSubscribed: true });
     const conversation = await newConversation(mine.cookie, {
-      context: { kind: 'chapter', bookUrl: 'frankenstein-or-the-modern-prometheus', chapterUrl: 'letter-1' },
+      context: {
+        kind: 'chapter',
+        bookUrl: 'frankenstein-or-the-modern-prometheus',
+        chapterUrl: 'letter-1',
+      },
     });
     const answerTo = async (content: string) => {
       const { events } = await ask(conversation.id, mine.cookie, { content });
       const done = events.at(-1)!;
       if (done.type !== 'done') throw new Error(JSON.stringify(events.at(-1)));
-      expect(done.message.quoteChecks.every((q) => q.found), content).toBe(true);
+      expect(
+        done.message.quoteChecks.every((q) => q.found),
+        content,
+      ).toBe(true);
       return done.message;
     };
-    expect((await answerTo('Summarise this chapter')).content).toMatch(/own, from beginning to end/);
-    expect((await answerTo('Who are the characters?')).content).toMatch(/\*\*Margaret\*\*|\*\*Saville\*\*/);
+    expect((await answerTo('Summarise this chapter')).content).toMatch(
+      /own, from beginning to end/,
+    );
+    expect((await answerTo('Who are the characters?')).content).toMatch(
+      /\*\*Margaret\*\*|\*\*Saville\*\*/,
+    );
     const vocabulary = await answerTo('A vocabulary list of 5 words please');
-    expect(vocabulary.content.match(/^- \*\*/gm)?.length, vocabulary.content).toBeGreaterThanOrEqual(3);
-    expect((await answerTo('What is the reading level?')).content).toMatch(/Flesch–Kincaid grade \*\*\d/);
+    expect(
+      vocabulary.content.match(/^- \*\*/gm)?.length,
+      vocabulary.content,
+    ).toBeGreaterThanOrEqual(3);
+    expect((await answerTo('What is the reading level?')).content).toMatch(
+      /Flesch–Kincaid grade \*\*\d/,
+    );
     expect((await answerTo('Key passages')).citations.length).toBeGreaterThanOrEqual(3);
     expect((await answerTo('Adapt this passage to grade 5')).content).toMatch(
       /cannot rewrite the author’s words.*5th Grade/s,
@@ -282,12 +312,18 @@ describe('answers (local engine)', () => {
   it('retry replaces the last answer; delete removes every message', async () => {
     const mine = await chatTeacher();
     const conversation = await newConversation(mine.cookie, {
-      context: { kind: 'chapter', bookUrl: 'frankenstein-or-the-modern-prometheus', chapterUrl: 'letter-1' },
+      context: {
+        kind: 'chapter',
+        bookUrl: 'frankenstein-or-the-modern-prometheus',
+        chapterUrl: 'letter-1',
+      },
     });
     await ask(conversation.id, mine.cookie, { content: 'Summarise it' });
     const retried = await ask(conversation.id, mine.cookie, { retry: true });
     expect(retried.events[0]).toMatchObject({ type: 'start', userMessage: null });
-    const saved = (await api('GET', `/conversations/${conversation.id}`, mine.cookie)).json<ConversationAnswer>();
+    const saved = (
+      await api('GET', `/conversations/${conversation.id}`, mine.cookie)
+    ).json<ConversationAnswer>();
     expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
 
     await api('DELETE', `/conversations/${conversation.id}`, mine.cookie);
@@ -323,7 +359,11 @@ describe('making materials from the chat', () => {
   it('takes a credit like the generator, links the material, and refuses without credits', async () => {
     const mine = await chatTeacher({ generationCredits: 1 });
     const conversation = await newConversation(mine.cookie, {
-      context: { kind: 'chapter', bookUrl: 'frankenstein-or-the-modern-prometheus', chapterUrl: 'letter-1' },
+      context: {
+        kind: 'chapter',
+        bookUrl: 'frankenstein-or-the-modern-prometheus',
+        chapterUrl: 'letter-1',
+      },
     });
     const { events } = await ask(conversation.id, mine.cookie, { content: 'Key passages' });
     const done = events.at(-1)!;
@@ -338,7 +378,9 @@ describe('making materials from the chat', () => {
     expect(user!.generationCredits).toBe(0);
     const status = await api('GET', `/materials/${made.json().materialId}`, mine.cookie);
     expect(status.statusCode).toBe(200);
-    const saved = (await api('GET', `/conversations/${conversation.id}`, mine.cookie)).json<ConversationAnswer>();
+    const saved = (
+      await api('GET', `/conversations/${conversation.id}`, mine.cookie)
+    ).json<ConversationAnswer>();
     expect(saved.messages[1]!.materials).toEqual([
       { id: made.json().materialId, name: 'Quiz: Letter 1, Frankenstein', type: 'Quiz' },
     ]);
@@ -370,10 +412,13 @@ describe('the paragraph index', () => {
       SELECT c.text, coalesce(json_agg(json_build_array(p.n, p.text) ORDER BY p.n) FILTER (WHERE p.n IS NOT NULL), '[]') AS paragraphs
       FROM book_chapters c LEFT JOIN chapter_paragraphs p ON p.book_id = c.book_id AND p.chapter_index = c.index
       WHERE c.book_id = 84 GROUP BY c.book_id, c.index`);
-    const chapters = (rows as unknown as { rows: Array<{ text: string; paragraphs: unknown }> }).rows;
+    const chapters = (rows as unknown as { rows: Array<{ text: string; paragraphs: unknown }> })
+      .rows;
     expect(chapters.length).toBeGreaterThan(20);
     for (const c of chapters) {
-      const paragraphs = (typeof c.paragraphs === 'string' ? JSON.parse(c.paragraphs) : c.paragraphs) as Array<[number, string]>;
+      const paragraphs = (
+        typeof c.paragraphs === 'string' ? JSON.parse(c.paragraphs) : c.paragraphs
+      ) as Array<[number, string]>;
       const expected = splitParagraphs(c.text)
         .map((text, i) => [i + 1, text] as [number, string])
         .filter(([, text]) => text.trim());

@@ -386,10 +386,7 @@ export class MaterialsService {
     if (minimum > 0 && countWords(input.referenceText) < minimum) {
       throw badRequest(`The generator needs at least ${minimum} words of text.`);
     }
-    return this.deps.generator.generate(
-      { name: input.type, subject: 'English', ...input },
-      signal,
-    );
+    return this.deps.generator.generate({ name: input.type, subject: 'English', ...input }, signal);
   }
 
   /**

@@ -9,7 +9,12 @@ export { OpenAiAssistantEngine } from './openai.js';
 /** The assistant engine the config asks for. Chosen once at boot. */
 export function createAssistantEngine(
   engine: 'local' | 'openai',
-  llm: { baseUrl?: string | undefined; apiKey?: string | undefined; model?: string | undefined; timeoutMs: number },
+  llm: {
+    baseUrl?: string | undefined;
+    apiKey?: string | undefined;
+    model?: string | undefined;
+    timeoutMs: number;
+  },
   fetchImpl?: typeof fetch,
 ): AssistantEngine {
   if (engine === 'openai') {

@@ -11,17 +11,17 @@ import { OpenAiAssistantEngine } from './openai.js';
 import type { AnswerSink, AssistantTools, Passage, TurnContext } from './types.js';
 
 type Step =
-  | { chunk: object }
-  | { raw: string }
-  | { wait: number }
-  | { end: true }
-  | { destroy: true };
+  { chunk: object } | { raw: string } | { wait: number } | { end: true } | { destroy: true };
 type Reply = { status?: number; headers?: Record<string, string>; steps?: Step[] };
 
 /** A fake streaming OpenAI-compatible server: plays a script of SSE chunks, records requests. */
 class FakeStreamingServer {
   server!: Server;
-  requests: Array<{ messages: Array<{ role: string; content: string | null }>; stream: boolean; tools?: unknown[] }> = [];
+  requests: Array<{
+    messages: Array<{ role: string; content: string | null }>;
+    stream: boolean;
+    tools?: unknown[];
+  }> = [];
   script: Reply[] = [];
 
   async start(): Promise<string> {
@@ -59,7 +59,9 @@ class FakeStreamingServer {
 }
 
 const text = (content: string) => ({ chunk: { choices: [{ index: 0, delta: { content } }] } });
-const finish = (reason = 'stop') => ({ chunk: { choices: [{ index: 0, delta: {}, finish_reason: reason }] } });
+const finish = (reason = 'stop') => ({
+  chunk: { choices: [{ index: 0, delta: {}, finish_reason: reason }] },
+});
 const toolCall = (id: string, name: string, args: string[]) =>
   args.map((piece, i) => ({
     chunk: {
@@ -68,7 +70,12 @@ const toolCall = (id: string, name: string, args: string[]) =>
           index: 0,
           delta: {
             tool_calls: [
-              { index: 0, ...(i === 0 ? { id, type: 'function', function: { name, arguments: piece } } : { function: { arguments: piece } }) },
+              {
+                index: 0,
+                ...(i === 0
+                  ? { id, type: 'function', function: { name, arguments: piece } }
+                  : { function: { arguments: piece } }),
+              },
             ],
           },
         },
@@ -123,7 +130,13 @@ describe('openai assistant engine against a fake streaming server', () => {
   const fake = new FakeStreamingServer();
   let baseUrl = '';
   const engine = () =>
-    new OpenAiAssistantEngine({ baseUrl, apiKey: 'sk-test', model: 'm', timeoutMs: 1500, maxRetryDelayMs: 10 });
+    new OpenAiAssistantEngine({
+      baseUrl,
+      apiKey: 'sk-test',
+      model: 'm',
+      timeoutMs: 1500,
+      maxRetryDelayMs: 10,
+    });
   beforeAll(async () => {
     baseUrl = await fake.start();
   });
@@ -134,7 +147,16 @@ describe('openai assistant engine against a fake streaming server', () => {
   });
 
   it('streams the chunks to the sink and sends retrieved passages as fenced data', async () => {
-    fake.script = [{ steps: [text('Walton feels '), text('“a cold northern breeze” [1].'), finish(), { end: true }] }];
+    fake.script = [
+      {
+        steps: [
+          text('Walton feels '),
+          text('“a cold northern breeze” [1].'),
+          finish(),
+          { end: true },
+        ],
+      },
+    ];
     const { out, sink } = collect();
     await engine().answer(turn, fakeTools(), sink, new AbortController().signal);
     expect(out.text).toBe('Walton feels “a cold northern breeze” [1].');
@@ -166,48 +188,58 @@ describe('openai assistant engine against a fake streaming server', () => {
     const toolMessage = second.messages.find((m) => m.role === 'tool')!;
     expect(JSON.parse(toolMessage.content!).passages[0]).toMatchObject({ n: 2, paragraph: 6 });
     expect(second.messages.find((m) => m.role === 'assistant')).toMatchObject({
-      tool_calls: [{ id: 'call_1', function: { name: 'search_passages', arguments: '{"query":"northern breeze"}' } }],
+      tool_calls: [
+        {
+          id: 'call_1',
+          function: { name: 'search_passages', arguments: '{"query":"northern breeze"}' },
+        },
+      ],
     });
   });
 
   it('a stream that breaks off keeps what came and fails clearly', async () => {
     fake.script = [{ steps: [text('Walton feels'), { wait: 100 }, { destroy: true }] }];
     const { out, sink } = collect();
-    await expect(engine().answer(turn, fakeTools(), sink, new AbortController().signal)).rejects.toThrow(
-      /broke|incomplete/,
-    );
+    await expect(
+      engine().answer(turn, fakeTools(), sink, new AbortController().signal),
+    ).rejects.toThrow(/broke|incomplete/);
     expect(out.text).toBe('Walton feels');
 
     fake.script = [{ steps: [text('half'), { raw: 'data: {not json\n\n' }] }];
-    await expect(engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal)).rejects.toThrow(
-      /broken answer/,
-    );
+    await expect(
+      engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal),
+    ).rejects.toThrow(/broken answer/);
     fake.script = [{ steps: [text('no end')] }];
-    await expect(engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal)).rejects.toThrow(
-      /broke off before the end/,
-    );
+    await expect(
+      engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal),
+    ).rejects.toThrow(/broke off before the end/);
   });
 
   it('retries once on 429 and 500, then says the service is busy or failing', async () => {
-    fake.script = [{ status: 429, headers: { 'retry-after': '1' } }, { steps: [text('ok'), finish(), { end: true }] }];
+    fake.script = [
+      { status: 429, headers: { 'retry-after': '1' } },
+      { steps: [text('ok'), finish(), { end: true }] },
+    ];
     const { out, sink } = collect();
     await engine().answer(turn, fakeTools(), sink, new AbortController().signal);
     expect(out.text).toBe('ok');
     expect(fake.requests).toHaveLength(2);
 
     fake.script = [{ status: 429 }, { status: 429 }];
-    await expect(engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal)).rejects.toMatchObject({
+    await expect(
+      engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal),
+    ).rejects.toMatchObject({
       code: 'RATE_LIMITED',
       message: expect.stringMatching(/busy \(HTTP 429\)/),
     });
     fake.script = [{ status: 500 }, { status: 503 }];
-    await expect(engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal)).rejects.toThrow(
-      /HTTP 503/,
-    );
+    await expect(
+      engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal),
+    ).rejects.toThrow(/HTTP 503/);
     fake.script = [{ status: 401 }];
-    await expect(engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal)).rejects.toThrow(
-      /LLM_API_KEY/,
-    );
+    await expect(
+      engine().answer(turn, fakeTools(), collect().sink, new AbortController().signal),
+    ).rejects.toThrow(/LLM_API_KEY/);
   });
 });
 
@@ -222,7 +254,9 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
     const llm = await fake.start();
     const config = loadConfig({
       NODE_ENV: 'test',
-      DATA_DIR: (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/cw-asst-`),
+      DATA_DIR: (await import('node:fs')).mkdtempSync(
+        `${(await import('node:os')).tmpdir()}/cw-asst-`,
+      ),
       JWT_SECRET: TEST_JWT_SECRET,
       JOBS_ENABLED: 'false',
       LOG_LEVEL: 'silent',
@@ -233,7 +267,11 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
     });
     const database = await createTestDatabase();
     const app = await buildApp({ config, database, logger: false });
-    await importCatalogue(app.db, { source: BOOKS_SEED_DIR, languages: ['en'], onlyIds: new Set([84]) });
+    await importCatalogue(app.db, {
+      source: BOOKS_SEED_DIR,
+      languages: ['en'],
+      onlyIds: new Set([84]),
+    });
     await app.ready();
     await app.books.refreshVersion();
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -243,14 +281,24 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
     const token = (
       await app.inject({ url: '/api/v1/chat/getnewchatauthtoken', headers: teacher.auth })
     ).json().chatAuthToken;
-    const session = await app.inject({ method: 'POST', url: '/api/v1/assistant/session', payload: { token } });
+    const session = await app.inject({
+      method: 'POST',
+      url: '/api/v1/assistant/session',
+      payload: { token },
+    });
     cookie = `cw_assistant=${session.cookies.find((c) => c.name === 'cw_assistant')!.value}`;
     conversationId = (
       await app.inject({
         method: 'POST',
         url: '/api/v1/assistant/conversations',
         headers: { cookie },
-        payload: { context: { kind: 'chapter', bookUrl: 'frankenstein-or-the-modern-prometheus', chapterUrl: 'letter-1' } },
+        payload: {
+          context: {
+            kind: 'chapter',
+            bookUrl: 'frankenstein-or-the-modern-prometheus',
+            chapterUrl: 'letter-1',
+          },
+        },
       })
     ).json().id;
   }, 120_000);
@@ -288,7 +336,8 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
       const { value, done } = await reader.read();
       if (done) break;
       received += value;
-      if (!firstDeltaAt && received.includes('"type":"delta"')) firstDeltaAt = performance.now() - started;
+      if (!firstDeltaAt && received.includes('"type":"delta"'))
+        firstDeltaAt = performance.now() - started;
     }
     const total = performance.now() - started;
     expect(firstDeltaAt).toBeGreaterThan(0);
@@ -309,7 +358,9 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
   });
 
   it('Stop (closing the request) ends the answer and keeps what was written, marked stopped', async () => {
-    fake.script = [{ steps: [text('The cold '), { wait: 3000 }, text('never shown'), finish(), { end: true }] }];
+    fake.script = [
+      { steps: [text('The cold '), { wait: 3000 }, text('never shown'), finish(), { end: true }] },
+    ];
     const controller = new AbortController();
     const res = await post(controller.signal);
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -320,9 +371,9 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
     // The answer is saved as stopped once the server notices.
     let last: { status: string; content: string } | undefined;
     for (let i = 0; i < 50; i++) {
-      const conversation = await (
+      const conversation = (await (
         await fetch(`${base}/assistant/conversations/${conversationId}`, { headers: { cookie } })
-      ).json();
+      ).json()) as { messages: Array<{ status: string; content: string }> };
       last = conversation.messages.at(-1);
       if (last?.status === 'stopped') break;
       await new Promise((r) => setTimeout(r, 100));
@@ -338,7 +389,9 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
       .split('\n\n')
       .filter((b) => b.startsWith('data: '))
       .map((b) => JSON.parse(b.slice(6)) as AssistantStreamEvent);
-    expect(events.find((e) => e.type === 'error')).toMatchObject({ message: expect.stringMatching(/HTTP 500/) });
+    expect(events.find((e) => e.type === 'error')).toMatchObject({
+      message: expect.stringMatching(/HTTP 500/),
+    });
     expect(events.at(-1)).toMatchObject({ type: 'done', message: { status: 'failed' } });
   });
 });

@@ -150,7 +150,11 @@ export class OpenAiAssistantEngine implements AssistantEngine {
       const allowTools = round < MAX_TOOL_ROUNDS;
       const result = await this.stream(messages, allowTools, sink, signal);
       if (result.toolCalls.length === 0 || !allowTools) return;
-      messages.push({ role: 'assistant', content: result.text || null, tool_calls: result.toolCalls });
+      messages.push({
+        role: 'assistant',
+        content: result.text || null,
+        tool_calls: result.toolCalls,
+      });
       for (const call of result.toolCalls) {
         const output = await this.runTool(call, context, turn, tools, sink, signal);
         messages.push({ role: 'tool', tool_call_id: call.id, content: output });
@@ -249,7 +253,8 @@ export class OpenAiAssistantEngine implements AssistantEngine {
       case 'generate_questions': {
         if (!context.text) {
           return JSON.stringify({
-            error: 'The conversation is not about one chapter or pasted text; ask the teacher to choose one.',
+            error:
+              'The conversation is not about one chapter or pasted text; ask the teacher to choose one.',
           });
         }
         const kind = str(args.kind) ?? 'discussion';
@@ -260,7 +265,12 @@ export class OpenAiAssistantEngine implements AssistantEngine {
             : `${count} ${kind.replace('_', ' ')} questions only`;
         try {
           const document = await tools.generate(
-            { type: kind === 'vocabulary' ? 'Worksheet' : 'Quiz', description, grade: turn.grade, text: context.text },
+            {
+              type: kind === 'vocabulary' ? 'Worksheet' : 'Quiz',
+              description,
+              grade: turn.grade,
+              text: context.text,
+            },
             signal,
           );
           return JSON.stringify({
@@ -286,7 +296,8 @@ export class OpenAiAssistantEngine implements AssistantEngine {
   ): Promise<{ text: string; toolCalls: ToolCall[] }> {
     const response = await this.request(messages, allowTools, signal);
     const body = response.body;
-    if (!body) throw new AssistantEngineError('The language model sent an empty answer.', 'BAD_GATEWAY');
+    if (!body)
+      throw new AssistantEngineError('The language model sent an empty answer.', 'BAD_GATEWAY');
     const reader = body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     let text = '';
@@ -388,7 +399,10 @@ export class OpenAiAssistantEngine implements AssistantEngine {
         'BAD_GATEWAY',
       );
     }
-    return { text, toolCalls: allowTools ? [...calls.values()].filter((c) => c.function.name) : [] };
+    return {
+      text,
+      toolCalls: allowTools ? [...calls.values()].filter((c) => c.function.name) : [],
+    };
   }
 
   /** POST /chat/completions with stream: true; one retry on 429, 5xx and network errors. */

@@ -7,16 +7,36 @@ import type {
   Passage,
   TurnContext,
 } from '../types.js';
-import { findCharacters, splitLongSentence, summarySentences, targetSentenceWords } from './reading.js';
+import {
+  findCharacters,
+  splitLongSentence,
+  summarySentences,
+  targetSentenceWords,
+} from './reading.js';
 import { Source } from './source.js';
-import { gradeIn, topicOf, understand, type Intent } from './understand.js';
+import { topicOf, understand } from './understand.js';
 
 /** Markdown special characters in quoted text, escaped so a quote shows as written. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/([\\[\]*`<>#|])/g, '\\$1').trim();
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/([\\[\]*`<>#|])/g, '\\$1')
+    .trim();
 }
 
-const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+const WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+];
 const say = (n: number) => WORDS[n] ?? String(n);
 const plural = (n: number, word: string) => `${say(n)} ${word}${n === 1 ? '' : 's'}`;
 
@@ -34,18 +54,6 @@ const CAN_DO = [
 
 const ABOUT_HINT =
   'Choose a book or chapter under **About**, paste a text there, or name it in your message (for example “discussion questions about Letter 1 of Frankenstein”).';
-
-/** Intents that read a text. */
-const NEEDS_TEXT = new Set<Intent['kind']>([
-  'discussion',
-  'summary',
-  'key_passages',
-  'characters',
-  'vocabulary',
-  'reading_level',
-  'make_material',
-  'adapt',
-]);
 
 /**
  * The offline assistant. It understands a fixed set of teacher requests (see understand.ts),
@@ -65,7 +73,10 @@ export class LocalAssistantEngine implements AssistantEngine {
     let context = turn.context;
     if (intent.kind !== 'find_books' && intent.kind !== 'help') {
       const named = await tools.resolveMention(turn.message);
-      if (named && (named.kind === 'chapter' || context.kind === 'any' || context.kind === 'text')) {
+      if (
+        named &&
+        (named.kind === 'chapter' || context.kind === 'any' || context.kind === 'text')
+      ) {
         context = named;
         sink.useContext(named);
       }
@@ -79,16 +90,12 @@ export class LocalAssistantEngine implements AssistantEngine {
         if (intent.kind === 'beyond') this.beyond(w);
         return this.searchAll(w, tools, intent.query);
       }
-      w.line(
-        `I can do that once I know which text you mean. ${ABOUT_HINT}`,
-      );
+      w.line(`I can do that once I know which text you mean. ${ABOUT_HINT}`);
       return;
     }
     const source = await this.sourceFor(context, tools, turn.message);
     if (!source || source.words < 20) {
-      w.line(
-        `I could not find enough of the text of ${context.label} to work from. ${ABOUT_HINT}`,
-      );
+      w.line(`I could not find enough of the text of ${context.label} to work from. ${ABOUT_HINT}`);
       return;
     }
     if (signal.aborted) return;
@@ -194,7 +201,9 @@ export class LocalAssistantEngine implements AssistantEngine {
     });
     const questions = document?.sections.flatMap((s) => s.questions) ?? [];
     if (questions.length === 0) {
-      w.line('The text did not support any discussion question I could check. Try a longer passage.');
+      w.line(
+        'The text did not support any discussion question I could check. Try a longer passage.',
+      );
       return;
     }
     questions.forEach((q, i) => {
@@ -207,7 +216,9 @@ export class LocalAssistantEngine implements AssistantEngine {
       w.block(parts.join('\n\n'));
     });
     if (questions.length < count)
-      w.line(`The text supported ${plural(questions.length, 'question')} I could check against it.`);
+      w.line(
+        `The text supported ${plural(questions.length, 'question')} I could check against it.`,
+      );
   }
 
   private summary(w: Writer, source: Source, about: string): void {
@@ -245,7 +256,9 @@ export class LocalAssistantEngine implements AssistantEngine {
     // The generator picks a few; the summary's sentences complete the list.
     const more = summarySentences(source, count + 2)
       .map((s) => ({ quote: s.text, at: source.passageOf(s) }))
-      .filter((s) => !fromLesson.some((p) => p.quote.includes(s.quote) || s.quote.includes(p.quote)));
+      .filter(
+        (s) => !fromLesson.some((p) => p.quote.includes(s.quote) || s.quote.includes(p.quote)),
+      );
     const picked = [...fromLesson, ...more]
       .slice(0, count)
       .sort((a, b) => a.at.paragraph - b.at.paragraph);
@@ -261,7 +274,7 @@ export class LocalAssistantEngine implements AssistantEngine {
     w.line(`The people named in ${about}, most mentioned first, with where each first appears:`);
     for (const c of people) {
       w.block(
-        `- **${escapeMarkdown(c.name)}** (${plural(c.mentions, 'mention')}): “${escapeMarkdown(c.first.text)}” [${w.cite(source.passageOf(c.first))}]`,
+        `- **${escapeMarkdown(c.name)}** (${plural(c.mentions, 'mention')})\n  > ${escapeMarkdown(c.first.text)} [${w.cite(source.passageOf(c.first))}]`,
       );
     }
     w.line(
@@ -414,10 +427,14 @@ export class LocalAssistantEngine implements AssistantEngine {
   ): Promise<void> {
     let passages: Passage[] = [];
     if (query && context.book && context.kind !== 'text') {
-      passages = await tools.searchPassages(query, {
-        bookUrl: context.book.url,
-        chapterUrl: context.chapter?.url,
-      }, 5);
+      passages = await tools.searchPassages(
+        query,
+        {
+          bookUrl: context.book.url,
+          chapterUrl: context.chapter?.url,
+        },
+        5,
+      );
     } else if (query) {
       const words = query.split(' ');
       passages = source.paragraphs
@@ -496,5 +513,3 @@ class Writer {
     return this.sink.cite(passage);
   }
 }
-
-export { gradeIn };

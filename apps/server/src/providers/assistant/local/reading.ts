@@ -69,7 +69,10 @@ export interface Character {
  */
 export function findCharacters(source: Source, limit: number): Character[] {
   const sentences = source.sentences();
-  const counts = new Map<string, { mentions: number; first: Sentence; titled: boolean; speaks: boolean }>();
+  const counts = new Map<
+    string,
+    { mentions: number; first: Sentence; titled: boolean; speaks: boolean }
+  >();
   const midSentence = new Set<string>();
   const nameRe =
     /\b((?:(?:Mr|Mrs|Ms|Dr|St)\.?|[A-Z][a-z]+)(?:\s+[A-Z][a-z]+){0,2})(?=[^A-Za-z]|$)/g;
@@ -115,12 +118,18 @@ export function findCharacters(source: Source, limit: number): Character[] {
   const doc = compromise(sample);
   const people = new Set(
     (doc.people().out('array') as string[]).flatMap((p) =>
-      p.replace(/[^A-Za-z\s]/g, ' ').split(/\s+/).filter(Boolean),
+      p
+        .replace(/[^A-Za-z\s]/g, ' ')
+        .split(/\s+/)
+        .filter(Boolean),
     ),
   );
   const places = new Set(
     (doc.places().out('array') as string[]).flatMap((p) =>
-      p.replace(/[^A-Za-z\s]/g, ' ').split(/\s+/).filter(Boolean),
+      p
+        .replace(/[^A-Za-z\s]/g, ' ')
+        .split(/\s+/)
+        .filter(Boolean),
     ),
   );
   const kept = candidates.filter(([name, c]) => {
@@ -154,7 +163,9 @@ export function targetSentenceWords(gradeNumber: number): number {
 export function splitLongSentence(sentence: string, target: number): string[] {
   if (sentence.split(' ').length <= target) return [sentence];
   const pieces = sentence
-    .split(/\s*[;:]\s+|,\s+(?=(?:and|but|for|so|yet|which|who|when|while|because|although|though)\s)/)
+    .split(
+      /\s*[;:]\s+|,\s+(?=(?:and|but|for|so|yet|which|who|when|while|because|although|though)\s)/,
+    )
     .map((p) => p.trim())
     .filter(Boolean);
   if (pieces.length <= 1) return [sentence];

@@ -25,7 +25,7 @@ export function splitSentences(paragraph: string): string[] {
   const flat = paragraph.replace(/\s+/g, ' ').trim();
   const out: string[] = [];
   let start = 0;
-  const re = /[.!?]+[”"’')\]]*\s+(?=[“"‘'(\[]?[A-Z0-9])/g;
+  const re = /[.!?]+[”"’')\]]*\s+(?=[“"‘'([]?[A-Z0-9])/g;
   for (const match of flat.matchAll(re)) {
     const end = (match.index ?? 0) + match[0].length;
     const candidate = flat.slice(start, end).trim();

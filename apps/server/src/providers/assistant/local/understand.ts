@@ -1,4 +1,4 @@
-import { ASSISTANT_MATERIAL_TYPES, GRADES } from '@chapterwise/shared';
+import { GRADES, type ASSISTANT_MATERIAL_TYPES } from '@chapterwise/shared';
 
 /** The teacher requests the offline assistant understands. */
 export type Intent =
@@ -106,17 +106,26 @@ export function understand(message: string, fallbackGrade: string): Intent {
     if (topic) return { kind: 'find_books', topic };
   }
 
-  if (/\b(?:adapt|simplif(?:y|ied)|rewrite|re-level|level down|make (?:it|this) easier|easier to read)\b/.test(t)) {
+  if (
+    /\b(?:adapt|simplif(?:y|ied)|rewrite|re-level|level down|make (?:it|this) easier|easier to read)\b/.test(
+      t,
+    )
+  ) {
     return { kind: 'adapt', grade: gradeIn(t) ?? fallbackGrade };
   }
 
-  if (/\bdiscussion\b|\bdiscuss\b|\bquestions? (?:to|for) (?:discuss|talk|debate)|\bseminar questions?\b|\bessay (?:questions?|prompts?)\b|\bwriting prompts?\b/.test(t)) {
+  if (
+    /\bdiscussion\b|\bdiscuss\b|\bquestions? (?:to|for) (?:discuss|talk|debate)|\bseminar questions?\b|\bessay (?:questions?|prompts?)\b|\bwriting prompts?\b/.test(
+      t,
+    )
+  ) {
     return { kind: 'discussion', count: countBefore(t, 'questions?|prompts?', 3, 8) };
   }
 
-  const material = /\b(?:make|create|generate|write|build|prepare|design|turn (?:it|this) into)\b[^.?!]*\b(quiz|test|lesson(?: plan)?|worksheet)\b/.exec(
-    t,
-  );
+  const material =
+    /\b(?:make|create|generate|write|build|prepare|design|turn (?:it|this) into)\b[^.?!]*\b(quiz|test|lesson(?: plan)?|worksheet)\b/.exec(
+      t,
+    );
   if (material?.[1]) {
     const type = material[1].startsWith('lesson')
       ? 'Lesson'
@@ -126,26 +135,58 @@ export function understand(message: string, fallbackGrade: string): Intent {
     return { kind: 'make_material', type };
   }
 
-  if (/\bvocab(?:ulary)?\b|\bword list\b|\bglossary\b|\b(?:hard|difficult|key|new|tricky) words\b|\bwords? to (?:know|teach|learn)\b/.test(t)) {
+  if (
+    /\bvocab(?:ulary)?\b|\bword list\b|\bglossary\b|\b(?:hard|difficult|key|new|tricky) words\b|\bwords? to (?:know|teach|learn)\b/.test(
+      t,
+    )
+  ) {
     return { kind: 'vocabulary', count: countBefore(t, 'words?|terms?|vocab', 10, 20) };
   }
-  if (/\bcharacters?\b|\bwho(?:'s| is| are)\b[^.?!]*\b(?:in|mentioned)\b|\bpeople in\b|\bcast\b|\bnames? in\b/.test(t)) {
+  if (
+    /\bcharacters?\b|\bwho(?:'s| is| are)\b[^.?!]*\b(?:in|mentioned)\b|\bpeople in\b|\bcast\b|\bnames? in\b/.test(
+      t,
+    )
+  ) {
     return { kind: 'characters' };
   }
-  if (/\breading (?:level|age|grade)\b|\bgrade level\b|\breadability\b|\blexile\b|\bhow (?:hard|difficult|easy|long)\b|\btoo (?:hard|difficult)\b|\bsuitable for\b|\bright level\b/.test(t)) {
+  if (
+    /\breading (?:level|age|grade)\b|\bgrade level\b|\breadability\b|\blexile\b|\bhow (?:hard|difficult|easy|long)\b|\btoo (?:hard|difficult)\b|\bsuitable for\b|\bright level\b/.test(
+      t,
+    )
+  ) {
     return { kind: 'reading_level' };
   }
-  if (/\bkey (?:passages?|quotes?|quotations?|moments?|lines?|sentences?)\b|\bimportant (?:passages?|quotes?|quotations?|lines?|moments?)\b|\bbest (?:quotes?|passages?|lines?)\b|\bquotes? (?:to|for) (?:teach|discuss|analy[sz]e)\b/.test(t)) {
-    return { kind: 'key_passages', count: countBefore(t, 'passages?|quotes?|quotations?|moments?|lines?|sentences?', 5, 10) };
+  if (
+    /\bkey (?:passages?|quotes?|quotations?|moments?|lines?|sentences?)\b|\bimportant (?:passages?|quotes?|quotations?|lines?|moments?)\b|\bbest (?:quotes?|passages?|lines?)\b|\bquotes? (?:to|for) (?:teach|discuss|analy[sz]e)\b/.test(
+      t,
+    )
+  ) {
+    return {
+      kind: 'key_passages',
+      count: countBefore(t, 'passages?|quotes?|quotations?|moments?|lines?|sentences?', 5, 10),
+    };
   }
-  if (/\bsummar(?:y|ise|ize|ies)\b|\bsum (?:it )?up\b|\bgist\b|\boverview\b|\bwhat happens\b|\bwhat is (?:it|this|the (?:chapter|text|passage)) about\b|\brecap\b|\bsynopsis\b/.test(t)) {
+  if (
+    /\bsummar(?:y|ise|ize|ies)\b|\bsum (?:it )?up\b|\bgist\b|\boverview\b|\bwhat happens\b|\bwhat is (?:it|this|the (?:chapter|text|passage)) about\b|\brecap\b|\bsynopsis\b/.test(
+      t,
+    )
+  ) {
     return { kind: 'summary' };
   }
-  if (/^\s*(?:hi|hello|hey|help|thanks|thank you|good (?:morning|afternoon|evening))\b[\s!.?]*$/.test(t) || /\bwhat can you do\b|\bhow do(?:es)? (?:you|this|it) work\b/.test(t)) {
+  if (
+    /^\s*(?:hi|hello|hey|help|thanks|thank you|good (?:morning|afternoon|evening))\b[\s!.?]*$/.test(
+      t,
+    ) ||
+    /\bwhat can you do\b|\bhow do(?:es)? (?:you|this|it) work\b/.test(t)
+  ) {
     return { kind: 'help' };
   }
   const topic = topicOf(message);
-  if (/\b(?:why|explain|theme|themes|symbol|symbolism|meaning|opinion|think|analy[sz]e|compare|contrast|interpret|essay|poem|translate|mark|grade my|feedback|rubric)\b/.test(t)) {
+  if (
+    /\b(?:why|explain|theme|themes|symbol|symbolism|meaning|opinion|think|analy[sz]e|compare|contrast|interpret|essay|poem|translate|mark|grade my|feedback|rubric)\b/.test(
+      t,
+    )
+  ) {
     return { kind: 'beyond', query: topic };
   }
   return topic ? { kind: 'search', query: topic } : { kind: 'help' };
