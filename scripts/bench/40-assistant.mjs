@@ -12,13 +12,10 @@ function tenThousandWords(root) {
     ).toString('utf8'),
   );
   const order = [98, 1400, 46, 84, 1342, 2701];
-  return order
-    .map((id) => chapters.find((c) => c.id === id).text)
-    .join('\n\n')
-    .split(/(?<=\s)/)
-    .slice(0, 10_000)
-    .join('')
-    .trim();
+  const text = order.map((id) => chapters.find((c) => c.id === id).text).join('\n\n');
+  // Cut after the 10,000th word, keeping the paragraphs.
+  const end = [...text.matchAll(/\S+/g)][9_999];
+  return text.slice(0, end.index + end[0].length);
 }
 
 /** Posts a message and times the first `delta` event and the `done` event. */

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -57,6 +61,19 @@ export interface BuildAppOptions {
   assistantEngine?: AssistantEngine;
 }
 
+/**
+ * How a request appears in the log: the chat token of `/assistant?a=…` is left out (it opens a
+ * chat session once, for 10 minutes, but a log is no place for it).
+ */
+export function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url.replace(/([?&]a=)[^&#]*/g, '$1[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+  };
+}
+
 const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
 
 /**
@@ -66,7 +83,7 @@ const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? { level: config.logLevel, serializers: { req: serializeRequest } },
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     genReqId: (req) => {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssistantStreamEvent } from '@chapterwise/shared';
-import { buildApp } from '../../app.js';
+import { buildApp, serializeRequest } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { BOOKS_SEED_DIR } from '../../modules/books/books.seed.js';
 import { importCatalogue } from '../../modules/books/import/importer.js';
@@ -249,6 +249,7 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
   let close: () => Promise<void>;
   let cookie = '';
   let conversationId = '';
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     const llm = await fake.start();
@@ -266,7 +267,15 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
       LLM_TIMEOUT: '5',
     });
     const database = await createTestDatabase();
-    const app = await buildApp({ config, database, logger: false });
+    const app = await buildApp({
+      config,
+      database,
+      logger: {
+        level: 'info',
+        serializers: { req: serializeRequest },
+        stream: { write: (line: string) => void logLines.push(line) },
+      },
+    });
     await importCatalogue(app.db, {
       source: BOOKS_SEED_DIR,
       languages: ['en'],
@@ -393,5 +402,15 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
       message: expect.stringMatching(/HTTP 500/),
     });
     expect(events.at(-1)).toMatchObject({ type: 'done', message: { status: 'failed' } });
+  });
+
+  it('no chat text and no chat token reach the log', async () => {
+    await fetch(`${base.replace('/api/v1', '')}/assistant?a=secret-chat-token`);
+    const log = logLines.join('');
+    expect(log).toContain('/assistant?a=[redacted]');
+    expect(log).not.toContain('secret-chat-token');
+    expect(log).not.toContain('Walton describe the cold');
+    expect(log).not.toContain('northern breeze');
+    expect(log).not.toMatch(/chatAuthToken|"token":/);
   });
 });
