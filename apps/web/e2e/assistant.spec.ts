@@ -91,7 +91,10 @@ test.describe('AI Teaching Assistant', () => {
     expect(new URL(page.url()).search).toBe('');
   });
 
-  test('conversations: rename, delete, stop, dark mode and a phone', async ({ page, request }) => {
+  test('conversations, the About picker (catalogue and pasted text), rename and delete, on a dark phone', async ({
+    page,
+    request,
+  }) => {
     const account = await createAccount(request);
     await signIn(page, account);
     await page.setViewportSize({ width: 390, height: 844 });
@@ -108,6 +111,38 @@ test.describe('AI Teaching Assistant', () => {
     ).toBeVisible();
     await snap(page, 'assistant-phone-dark');
     await expectAccessible(page, 'assistant (phone, dark)');
+
+    // About: a chapter found through the catalogue search, then a pasted text.
+    await page.getByRole('button', { name: 'Change' }).click();
+    const picker = page.getByRole('form', { name: 'What the conversation is about' });
+    await picker.getByLabel('a chapter').check();
+    await picker.getByLabel('Search the catalogue').fill('Frankenstein');
+    await picker.getByRole('button', { name: 'Search' }).click();
+    await picker
+      .getByRole('button', { name: /Frankenstein/ })
+      .first()
+      .click();
+    await picker.getByLabel('Chapter', { exact: true }).selectOption({ label: 'Letter 3' });
+    await picker.getByRole('button', { name: 'Use this' }).click();
+    await expect(page.getByText('About:').locator('..')).toContainText('Letter 3');
+    await page.getByRole('button', { name: 'Change' }).click();
+    await picker.getByLabel('pasted text').check();
+    await picker.getByLabel('Name (optional)').fill('Storm handout');
+    await picker
+      .getByLabel('Text', { exact: true })
+      .fill(
+        'The storm broke over the harbour at dusk. Fishermen hauled their boats onto the shingle while the wind tore at the nets. Old Martha watched from the lighthouse, counting the lanterns as they came home one by one. When the last lantern reached the quay she finally climbed down the spiral stairs and lit the kitchen fire. Her grandson arrived soaked and laughing, carrying a basket of silver mackerel that glittered in the firelight.',
+      );
+    await picker.getByRole('button', { name: 'Use this' }).click();
+    await expect(page.getByText('About:').locator('..')).toContainText('Storm handout');
+    await page.getByRole('button', { name: 'Vocabulary list' }).click();
+    await expect(
+      page
+        .locator('.chat-message-assistant')
+        .last()
+        .getByText(/A vocabulary list for “Storm handout”/),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible({ timeout: 20_000 });
 
     await page.getByRole('button', { name: 'Conversations' }).click();
     const list = page.getByRole('complementary', { name: 'Conversations' });

@@ -115,6 +115,17 @@ export function understand(message: string, fallbackGrade: string): Intent {
   }
 
   if (
+    !/\bquestions?\b|\bprompts?\b/.test(t) &&
+    /\bkey (?:passages?|quotes?|quotations?|moments?|lines?|sentences?)\b|\bimportant (?:passages?|quotes?|quotations?|lines?|moments?)\b|\bbest (?:quotes?|passages?|lines?)\b|\bquotes? (?:to|for) (?:teach|discuss|analy[sz]e)\b/.test(
+      t,
+    )
+  ) {
+    return {
+      kind: 'key_passages',
+      count: countBefore(t, 'passages?|quotes?|quotations?|moments?|lines?|sentences?', 5, 10),
+    };
+  }
+  if (
     /\bdiscussion\b|\bdiscuss\b|\bquestions? (?:to|for) (?:discuss|talk|debate)|\bseminar questions?\b|\bessay (?:questions?|prompts?)\b|\bwriting prompts?\b/.test(
       t,
     )
@@ -155,16 +166,6 @@ export function understand(message: string, fallbackGrade: string): Intent {
     )
   ) {
     return { kind: 'reading_level' };
-  }
-  if (
-    /\bkey (?:passages?|quotes?|quotations?|moments?|lines?|sentences?)\b|\bimportant (?:passages?|quotes?|quotations?|lines?|moments?)\b|\bbest (?:quotes?|passages?|lines?)\b|\bquotes? (?:to|for) (?:teach|discuss|analy[sz]e)\b/.test(
-      t,
-    )
-  ) {
-    return {
-      kind: 'key_passages',
-      count: countBefore(t, 'passages?|quotes?|quotations?|moments?|lines?|sentences?', 5, 10),
-    };
   }
   if (
     /\bsummar(?:y|ise|ize|ies)\b|\bsum (?:it )?up\b|\bgist\b|\boverview\b|\bwhat happens\b|\bwhat is (?:it|this|the (?:chapter|text|passage)) about\b|\brecap\b|\bsynopsis\b/.test(
