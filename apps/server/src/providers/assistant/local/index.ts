@@ -73,10 +73,7 @@ export class LocalAssistantEngine implements AssistantEngine {
     let context = turn.context;
     if (intent.kind !== 'find_books' && intent.kind !== 'help') {
       const named = await tools.resolveMention(turn.message);
-      if (
-        named &&
-        (named.kind === 'chapter' || context.kind === 'any' || context.kind === 'text')
-      ) {
+      if (named && (named.kind === 'chapter' || context.kind === 'any')) {
         context = named;
         sink.useContext(named);
       }
