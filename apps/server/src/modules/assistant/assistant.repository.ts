@@ -166,14 +166,16 @@ export async function searchParagraphs(
     ? sql`
       WITH q AS (SELECT to_tsquery('english', ${tsquery}) AS q),
       hits AS (
-        SELECT p.book_id, p.chapter_index, p.n, p.text, ts_rank_cd(p.search, q.q) AS rank
+        -- Ranks on the vectors alone; the texts of the few best are read afterwards.
+        SELECT p.book_id, p.chapter_index, p.n, ts_rank_cd(p.search, q.q) AS rank
         FROM chapter_paragraphs p, q
         WHERE p.search @@ q.q AND ${conditions[0]} AND ${conditions[1]}
         ORDER BY rank DESC, p.book_id, p.chapter_index, p.n
         LIMIT ${limit}
       )
-      SELECT b.url AS "bookUrl", b.title AS "bookTitle", c.url AS "chapterUrl", c.title AS "chapterTitle", h.n, h.text
+      SELECT b.url AS "bookUrl", b.title AS "bookTitle", c.url AS "chapterUrl", c.title AS "chapterTitle", h.n, t.text
       FROM hits h
+      JOIN chapter_paragraphs t ON t.book_id = h.book_id AND t.chapter_index = h.chapter_index AND t.n = h.n
       JOIN book_chapters c ON c.book_id = h.book_id AND c.index = h.chapter_index
       JOIN books b ON b.id = h.book_id
       ORDER BY h.rank DESC, h.book_id, h.chapter_index, h.n`

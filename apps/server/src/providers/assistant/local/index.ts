@@ -219,15 +219,15 @@ export class LocalAssistantEngine implements AssistantEngine {
   }
 
   private summary(w: Writer, source: Source, about: string): void {
+    w.line(
+      `${about.charAt(0).toUpperCase()}${about.slice(1)} in sentences of its own, from beginning to end (I pick the text’s sentences rather than paraphrase, so each can be checked):`,
+    );
     const count = Math.max(3, Math.min(8, Math.round(source.words / 600)));
     const picked = summarySentences(source, count);
     if (picked.length === 0) {
       w.line('The text is too short to summarise.');
       return;
     }
-    w.line(
-      `${about.charAt(0).toUpperCase()}${about.slice(1)} in ${plural(picked.length, 'sentence')} of its own, from beginning to end (I pick the text’s sentences rather than paraphrase, so each can be checked):`,
-    );
     for (const s of picked) w.block(`- ${escapeMarkdown(s.text)} [${w.cite(source.passageOf(s))}]`);
   }
 
@@ -263,12 +263,12 @@ export class LocalAssistantEngine implements AssistantEngine {
   }
 
   private characters(w: Writer, source: Source, about: string): void {
+    w.line(`The people named in ${about}, most mentioned first, with where each first appears:`);
     const people = findCharacters(source, 10);
     if (people.length === 0) {
-      w.line(`I found no named characters in ${about}.`);
+      w.line('I found no named characters in it.');
       return;
     }
-    w.line(`The people named in ${about}, most mentioned first, with where each first appears:`);
     for (const c of people) {
       w.block(
         `- **${escapeMarkdown(c.name)}** (${plural(c.mentions, 'mention')})\n  > ${escapeMarkdown(c.first.text)} [${w.cite(source.passageOf(c.first))}]`,

@@ -3,10 +3,18 @@ import { normaliseForMatch } from '../../llm/quality.js';
 import type { Passage } from '../types.js';
 
 /** A paragraph of the text an answer is about, and where it is. */
-export interface SourceParagraph {
-  at: Omit<Passage, 'text'>;
-  text: string;
-  normalised: string;
+export class SourceParagraph {
+  private cached: string | undefined;
+  constructor(
+    readonly at: Omit<Passage, 'text'>,
+    readonly text: string,
+  ) {}
+
+  /** The text with quotes, dashes, whitespace and case evened out (made when first needed). */
+  get normalised(): string {
+    this.cached ??= normaliseForMatch(this.text);
+    return this.cached;
+  }
 }
 
 export interface Sentence {
@@ -50,7 +58,7 @@ export class Source {
   constructor(paragraphs: Array<{ at: Omit<Passage, 'text'>; text: string }>) {
     this.paragraphs = paragraphs
       .filter((p) => p.text.trim())
-      .map((p) => ({ ...p, normalised: normaliseForMatch(p.text) }));
+      .map((p) => new SourceParagraph(p.at, p.text));
     this.text = this.paragraphs.map((p) => p.text).join('\n\n');
   }
 
