@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AssistantStreamEvent } from '@chapterwise/shared';
 import { buildApp, serializeRequest } from '../../app.js';
@@ -250,14 +253,14 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
   let cookie = '';
   let conversationId = '';
   const logLines: string[] = [];
+  let dataDir = '';
 
   beforeAll(async () => {
     const llm = await fake.start();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'cw-asst-'));
     const config = loadConfig({
       NODE_ENV: 'test',
-      DATA_DIR: (await import('node:fs')).mkdtempSync(
-        `${(await import('node:os')).tmpdir()}/cw-asst-`,
-      ),
+      DATA_DIR: dataDir,
       JWT_SECRET: TEST_JWT_SECRET,
       JOBS_ENABLED: 'false',
       LOG_LEVEL: 'silent',
@@ -314,6 +317,7 @@ describe('streaming through the API (openai engine, real HTTP)', () => {
   afterAll(async () => {
     await close?.();
     await fake.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const post = (signal?: AbortSignal) =>
