@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -22,6 +26,8 @@ import { userRolesRoutes } from './modules/users/users.roles.routes.js';
 import { importsRoutes } from './modules/imports/imports.routes.js';
 import { registerMaterials } from './modules/materials/materials.module.js';
 import { registerBilling, type RegisterBillingOptions } from './modules/billing/billing.module.js';
+import { registerAssistant } from './modules/assistant/assistant.module.js';
+import type { AssistantEngine } from './providers/assistant/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -51,6 +57,21 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Billing's payments adapter or chapter packs instead of the config's (tests). */
   billing?: RegisterBillingOptions;
+  /** The assistant's engine instead of the config's (tests). */
+  assistantEngine?: AssistantEngine;
+}
+
+/**
+ * How a request appears in the log: the chat token of `/assistant?a=…` is left out (it opens a
+ * chat session once, for 10 minutes, but a log is no place for it).
+ */
+export function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url.replace(/([?&]a=)[^&#]*/g, '$1[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+  };
 }
 
 const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
@@ -62,7 +83,7 @@ const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? { level: config.logLevel, serializers: { req: serializeRequest } },
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     genReqId: (req) => {
@@ -120,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(blogRoutes, { prefix: '/api/v1' });
   await registerMaterials(app);
   await registerBilling(app, options.billing);
+  await registerAssistant(app, options.assistantEngine);
 
   await app.register(webPlugin, {
     mode: webMode,

@@ -149,4 +149,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig(production)).toThrow(/PAYMENTS: required in production/);
     expect(loadConfig({ ...production, PAYMENTS: 'local' }).payments.provider).toBe('local');
   });
+
+  it('assistant: served at PUBLIC_URL/assistant, local unless a model is set up', () => {
+    const dir = tmp();
+    const plain = loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://school.example.org/' });
+    expect(plain.chatUrl).toBe('https://school.example.org/assistant');
+    expect(plain.assistant).toEqual({ engine: 'local', messagesPerHour: 100 });
+    const elsewhere = loadConfig({
+      DATA_DIR: dir,
+      CHAT_URL: 'https://chat.example.org/assistant/',
+    });
+    expect(elsewhere.chatUrl).toBe('https://chat.example.org/assistant');
+    const model = loadConfig({
+      DATA_DIR: dir,
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+      LLM_MODEL: 'llama3',
+    });
+    expect(model.assistant.engine).toBe('openai');
+    const localChat = loadConfig({
+      DATA_DIR: dir,
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+      LLM_MODEL: 'llama3',
+      ASSISTANT_ENGINE: 'local',
+    });
+    expect(localChat.assistant.engine).toBe('local');
+    expect(() => loadConfig({ DATA_DIR: dir, ASSISTANT_ENGINE: 'openai' })).toThrow(
+      /LLM_BASE_URL: required when ASSISTANT_ENGINE is openai/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, ASSISTANT_MESSAGES_PER_HOUR: '0' })).toThrow(
+      /ASSISTANT_MESSAGES_PER_HOUR/,
+    );
+  });
 });

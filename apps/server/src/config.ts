@@ -33,7 +33,12 @@ const EnvSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanish.default(false),
-  CHAT_URL: z.url().default('https://chat.chapterwise.app'),
+  /** The AI Teaching Assistant the header and dashboard open; default: PUBLIC_URL/assistant. */
+  CHAT_URL: z.url().optional(),
+  /** The assistant's engine: 'local' (offline) or 'openai' (the LLM_ settings); default: LLM's. */
+  ASSISTANT_ENGINE: z.enum(['local', 'openai']).optional(),
+  /** Messages one teacher may send the assistant per hour. */
+  ASSISTANT_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Where the web app's production build lives; defaults to apps/web/build beside this server. */
   WEB_BUILD_DIR: z.string().optional(),
   /** Skip pg-boss (tests that do not need jobs start faster). */
@@ -115,6 +120,7 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   chatUrl: string;
+  assistant: { engine: 'local' | 'openai'; messagesPerHour: number };
   webBuildDir: string;
   jobsEnabled: boolean;
   seedOnStart: boolean;
@@ -200,6 +206,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!e.LLM_BASE_URL) problems.push('LLM_BASE_URL: required when LLM_PROVIDER is openai');
     if (!e.LLM_MODEL) problems.push('LLM_MODEL: required when LLM_PROVIDER is openai');
   }
+  const assistantEngine = e.ASSISTANT_ENGINE ?? llmProvider;
+  if (assistantEngine === 'openai' && llmProvider !== 'openai') {
+    if (!e.LLM_BASE_URL) problems.push('LLM_BASE_URL: required when ASSISTANT_ENGINE is openai');
+    if (!e.LLM_MODEL) problems.push('LLM_MODEL: required when ASSISTANT_ENGINE is openai');
+  }
   const paymentsProvider = e.PAYMENTS ?? (e.STRIPE_SECRET_KEY ? 'stripe' : 'local');
   if (paymentsProvider === 'stripe') {
     const required = [
@@ -233,7 +244,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: e.JWT_SECRET ?? readOrCreateDevSecret(dataDir),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
-    chatUrl: e.CHAT_URL,
+    chatUrl: (e.CHAT_URL ?? `${publicUrl}/assistant`).replace(/\/+$/, ''),
+    assistant: { engine: assistantEngine, messagesPerHour: e.ASSISTANT_MESSAGES_PER_HOUR },
     webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : defaultWebBuildDir,
     jobsEnabled: e.JOBS_ENABLED,
     seedOnStart: e.SEED_ON_START,

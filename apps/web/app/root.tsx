@@ -31,7 +31,7 @@ export function loader({ context }: Route.LoaderArgs) {
   return { publicConfig: context.publicConfig };
 }
 
-const FALLBACK_CONFIG = { chatUrl: 'https://chat.chapterwise.app', publicUrl: '' };
+const FALLBACK_CONFIG = { chatUrl: '/assistant', publicUrl: '' };
 
 /** The document shell, shared by every page and by the error pages. */
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -16,6 +16,7 @@ export default [
   route('book/:url/:chapterUrl', 'routes/chapter.tsx'),
   route('material-generator', 'routes/material-generator.tsx'),
   route('dashboard', 'routes/dashboard.tsx'),
+  route('assistant', 'routes/assistant.tsx'),
   route('create-set', 'routes/create-set.tsx'),
   route('set/:id', 'routes/set.tsx'),
   route('material/:id/print', 'routes/material-print.tsx'),

@@ -55,7 +55,6 @@ export default defineConfig({
       DATA_DIR: dataDir,
       JWT_SECRET: jwtSecret,
       LOG_LEVEL: 'warn',
-      CHAT_URL: 'https://chat.example.org',
       // Every test signs up from 127.0.0.1: widen the per-IP budgets (per-email ones stay).
       RATE_LIMIT_SCALE: '100',
       // The offline test checkout (production mode asks for the choice to be explicit).

@@ -16,3 +16,4 @@ export * from './books.js';
 export * from './materials.js';
 export * from './material-edits.js';
 export * from './billing.js';
+export * from './assistant.js';

@@ -17,7 +17,10 @@ export const openapiPlugin = fp(
           version: '1.0.0',
         },
         components: {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            assistantSession: { type: 'apiKey', in: 'cookie', name: 'cw_assistant' },
+          },
         },
       },
       transform: jsonSchemaTransform,

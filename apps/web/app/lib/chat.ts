@@ -14,7 +14,7 @@ export function openAssistant(chatUrl: string, signedIn: boolean, sameTab = fals
   const tab = sameTab ? window : window.open('', '_blank');
   apiRequest<{ chatAuthToken: string }>('/chat/getnewchatauthtoken')
     .then(({ chatAuthToken }) => {
-      const url = new URL(chatUrl);
+      const url = new URL(chatUrl, window.location.href);
       url.searchParams.set('a', chatAuthToken);
       if (tab) tab.location.href = url.toString();
     })

@@ -39,7 +39,7 @@ export function HydrateFallback() {
 /** /dashboard (spec §2): the two cards, the Folders sidebar and the Buy Credits modal. */
 export default function DashboardRoute() {
   const root = useRouteLoaderData('root') as { publicConfig?: { chatUrl: string } } | undefined;
-  const chatUrl = root?.publicConfig?.chatUrl ?? 'https://chat.chapterwise.app';
+  const chatUrl = root?.publicConfig?.chatUrl ?? '/assistant';
   const { user } = useSession();
   const [buying, setBuying] = useState(false);
   return (

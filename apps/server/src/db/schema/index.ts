@@ -4,3 +4,4 @@ export * from './books.js';
 export * from './materials.js';
 export * from './billing.js';
 export * from './blog.js';
+export * from './assistant.js';

@@ -9,7 +9,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['chat'],
-        summary: 'A short-lived token for the external AI Teaching Assistant',
+        summary: 'A short-lived token that opens the AI Teaching Assistant (/assistant?a=)',
         security: [{ bearer: [] }],
         response: { 200: z.object({ chatAuthToken: z.string() }) },
       },

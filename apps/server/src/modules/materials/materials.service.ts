@@ -374,6 +374,22 @@ export class MaterialsService {
   }
 
   /**
+   * Writes a material document for a text without storing it or taking a credit: the teaching
+   * assistant quotes the generator's checked questions, vocabulary and key passages in its
+   * answers. Texts too short for the generator are refused with the form's 400.
+   */
+  async preview(
+    input: { type: string; grade: string; referenceText: string; descriptionText: string },
+    signal?: AbortSignal,
+  ): Promise<MaterialDocument> {
+    const minimum = this.deps.generator.minimumWords;
+    if (minimum > 0 && countWords(input.referenceText) < minimum) {
+      throw badRequest(`The generator needs at least ${minimum} words of text.`);
+    }
+    return this.deps.generator.generate({ name: input.type, subject: 'English', ...input }, signal);
+  }
+
+  /**
    * Makes a platform material for a featured chapter (used by `npm run materials:pregenerate`):
    * generated at once, stored finished, replacing that chapter's earlier one of the same type.
    */

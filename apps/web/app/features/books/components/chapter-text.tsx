@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
+import { paragraphAnchor, splitParagraphs } from '@chapterwise/shared';
 
 /** `_words_` (how PG marks italics) as <em>. */
 function withEmphasis(text: string): ReactNode[] {
@@ -14,10 +15,11 @@ function withEmphasis(text: string): ReactNode[] {
 
 /**
  * A chapter's plain text as paragraphs. Prose lines that PG wrapped at 70 characters are
- * joined; verse, play lines and letters (short lines) keep their line breaks.
+ * joined; verse, play lines and letters (short lines) keep their line breaks. Paragraph N has the
+ * anchor `p-N` (the assistant links its quotes there).
  */
 export function ChapterText({ text }: { text: string }) {
-  const paragraphs = text.split(/\n{2,}/);
+  const paragraphs = splitParagraphs(text);
   return (
     <div className="reading">
       {paragraphs.map((paragraph, i) => {
@@ -25,7 +27,7 @@ export function ChapterText({ text }: { text: string }) {
         const trimmed = paragraph.trim();
         if (/^\[Illustration/.test(trimmed)) {
           return (
-            <p key={i} className="reading-note">
+            <p key={i} id={paragraphAnchor(i + 1)} className="reading-note">
               {trimmed.replace(/\s+/g, ' ')}
             </p>
           );
@@ -33,7 +35,7 @@ export function ChapterText({ text }: { text: string }) {
         const verse = lines.length > 1 && lines.every((l) => l.trim().length < 58);
         if (verse) {
           return (
-            <p key={i} className="reading-verse">
+            <p key={i} id={paragraphAnchor(i + 1)} className="reading-verse">
               {lines.map((line, j) => (
                 <Fragment key={j}>
                   {j > 0 ? <br /> : null}
@@ -43,7 +45,11 @@ export function ChapterText({ text }: { text: string }) {
             </p>
           );
         }
-        return <p key={i}>{withEmphasis(lines.map((l) => l.trim()).join(' '))}</p>;
+        return (
+          <p key={i} id={paragraphAnchor(i + 1)}>
+            {withEmphasis(lines.map((l) => l.trim()).join(' '))}
+          </p>
+        );
       })}
     </div>
   );

@@ -1,0 +1,2 @@
+export { assistantApi, streamAnswer } from './api';
+export { ChatScreen, NoSession } from './components/chat-screen';
