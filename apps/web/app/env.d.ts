@@ -8,5 +8,12 @@ declare module 'react-router' {
     cspNonce: string;
     /** Settings the browser may know. */
     publicConfig: { chatUrl: string; publicUrl: string };
+    /**
+     * True for a whole document (first load, crawlers); false for the data of a navigation in
+     * the browser (`*.data`), which has no server markup to reuse.
+     */
+    documentRequest: boolean;
+    /** Rendered on the server, left out of the hydration data (see lib/render-data.tsx). */
+    renderData: import('./lib/render-data').RenderData;
   }
 }
