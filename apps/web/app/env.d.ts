@@ -1,4 +1,5 @@
 import 'react-router';
+import type { RenderData } from './lib/render-data';
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -14,6 +15,6 @@ declare module 'react-router' {
      */
     documentRequest: boolean;
     /** Rendered on the server, left out of the hydration data (see lib/render-data.tsx). */
-    renderData: import('./lib/render-data').RenderData;
+    renderData: RenderData;
   }
 }
