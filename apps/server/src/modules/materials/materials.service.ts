@@ -5,6 +5,7 @@ import {
   referenceTextTooLongMessage,
   renderMaterialText,
   type CheckGenerationAnswer,
+  type ChapterMaterialCard,
   type ExportFormatId,
   type Material,
   type MaterialDocument,
@@ -33,7 +34,7 @@ import {
   type ExportCopy,
   type ExportFile,
 } from './exports/index.js';
-import { presentMaterial, presentSet } from './materials.presenter.js';
+import { presentChapterMaterialCard, presentMaterial, presentSet } from './materials.presenter.js';
 import * as repo from './materials.repository.js';
 
 export const GENERATION_QUEUE = 'materials-generate';
@@ -182,9 +183,9 @@ export class MaterialsService {
   async chapterMaterials(
     bookUrl: string,
     chapterUrl: string,
-  ): Promise<{ data: Material[]; count: number }> {
+  ): Promise<{ data: ChapterMaterialCard[]; count: number }> {
     const rows = await repo.listPlatformMaterials(this.db, bookUrl, chapterUrl);
-    return { data: rows.map(presentMaterial), count: rows.length };
+    return { data: rows.map(presentChapterMaterialCard), count: rows.length };
   }
 
   /**
