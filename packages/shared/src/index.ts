@@ -18,3 +18,4 @@ export * from './material-edits.js';
 export * from './exports.js';
 export * from './billing.js';
 export * from './assistant.js';
+export * from './images.js';
