@@ -24,6 +24,10 @@ const booleanish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** A Replicate model: `owner/name` (its latest version) or `owner/name:version`. */
+const REPLICATE_MODEL = /^[a-z0-9][\w.-]*\/[\w.-]+(:[0-9a-f]{64})?$/i;
+const REPLICATE_MODEL_MESSAGE = 'must be owner/name or owner/name:version';
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -116,6 +120,44 @@ const EnvSchema = z.object({
   GUTENBERG_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Seconds the mirror may take to answer (and each pause while sending). */
   GUTENBERG_TIMEOUT: z.coerce.number().min(0.1).max(600).default(30),
+  /** Image studio engine: 'local' (offline preview) or 'replicate'; REPLICATE_API_TOKEN alone picks replicate. */
+  IMAGE_PROVIDER: z.enum(['local', 'replicate']).optional(),
+  /** Seconds a local ("offline preview") model training takes. */
+  IMAGE_LOCAL_TRAINING_SECONDS: z.coerce.number().min(0).max(600).default(4),
+  REPLICATE_API_TOKEN: z.string().min(8).optional(),
+  /** The account's webhook signing secret (`whsec_…`, GET /v1/webhooks/default/secret). */
+  REPLICATE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  /** The Replicate account (user or organisation) that owns the teachers' trained models. */
+  REPLICATE_OWNER: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be a Replicate username')
+    .optional(),
+  REPLICATE_MODEL_GENERATE: z
+    .string()
+    .regex(REPLICATE_MODEL, REPLICATE_MODEL_MESSAGE)
+    .default('black-forest-labs/flux-schnell'),
+  REPLICATE_MODEL_UPSCALE: z
+    .string()
+    .regex(REPLICATE_MODEL, REPLICATE_MODEL_MESSAGE)
+    .default(
+      'nightmareai/real-esrgan:f121d640bd286e1fdc67f9799164c1d5be36ff74576ee11c803ae5b665dd46aa',
+    ),
+  REPLICATE_MODEL_TRAINER: z
+    .string()
+    .regex(
+      /^[a-z0-9][\w.-]*\/[\w.-]+:[0-9a-f]{64}$/i,
+      'must be owner/name:version (a 64-character version id)',
+    )
+    .default(
+      'ostris/flux-dev-lora-trainer:b6af14222e6bd9be257cbc1ea4afda3cd0503e1133083b9d1de0364d8568e6ef',
+    ),
+  /** Tests only: send Replicate calls to this base URL (a fake Replicate server). */
+  REPLICATE_API_BASE: z.url().optional(),
+  /** Seconds between polls of a running Replicate job (the fallback when no webhook arrives). */
+  REPLICATE_POLL_SECONDS: z.coerce.number().min(0.05).max(300).default(5),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -151,6 +193,7 @@ export interface Config {
   };
   payments: PaymentsConfig;
   texts: TextsConfig;
+  images: ImagesConfig;
 }
 
 export interface TextsConfig {
@@ -161,6 +204,18 @@ export interface TextsConfig {
   maxBytes: number;
   userAgent: string;
 }
+
+export type ImagesConfig =
+  | { provider: 'local'; trainingMs: number }
+  | {
+      provider: 'replicate';
+      apiToken: string;
+      webhookSecret: string | undefined;
+      owner: string | undefined;
+      models: { generate: string; upscale: string; trainer: string };
+      apiBase: string;
+      pollMs: number;
+    };
 
 export type PaymentsConfig =
   | { provider: 'local' }
@@ -253,6 +308,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const mirror = parseMirror(e.GUTENBERG_MIRROR);
   if (typeof mirror === 'string') problems.push(`GUTENBERG_MIRROR: ${mirror}`);
+  const imageProvider = e.IMAGE_PROVIDER ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'local');
+  if (imageProvider === 'replicate' && !e.REPLICATE_API_TOKEN) {
+    problems.push('REPLICATE_API_TOKEN: required when IMAGE_PROVIDER is replicate');
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -330,6 +389,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBytes: MAX_TEXT_BYTES,
       userAgent: `${PRODUCT_NAME}/0.1 (+${publicUrl}; fetches public-domain texts for teachers)`,
     },
+    images:
+      imageProvider === 'replicate'
+        ? {
+            provider: 'replicate',
+            apiToken: e.REPLICATE_API_TOKEN!,
+            webhookSecret: e.REPLICATE_WEBHOOK_SECRET,
+            owner: e.REPLICATE_OWNER,
+            models: {
+              generate: e.REPLICATE_MODEL_GENERATE,
+              upscale: e.REPLICATE_MODEL_UPSCALE,
+              trainer: e.REPLICATE_MODEL_TRAINER,
+            },
+            apiBase: (e.REPLICATE_API_BASE ?? 'https://api.replicate.com').replace(/\/+$/, ''),
+            pollMs: Math.round(e.REPLICATE_POLL_SECONDS * 1000),
+          }
+        : { provider: 'local', trainingMs: Math.round(e.IMAGE_LOCAL_TRAINING_SECONDS * 1000) },
   };
 }
 
