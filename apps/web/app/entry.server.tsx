@@ -4,6 +4,7 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router';
 import { NonceProvider } from './lib/nonce';
+import { RenderDataProvider } from './lib/render-data';
 
 const ABORT_AFTER_MS = 10_000;
 
@@ -25,7 +26,9 @@ export default function handleRequest(
     const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <RenderDataProvider value={loadContext?.renderData ?? {}}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </RenderDataProvider>
       </NonceProvider>,
       {
         nonce,

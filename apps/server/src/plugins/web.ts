@@ -97,6 +97,8 @@ export const webPlugin = fp(
         apiFetch,
         cspNonce: nonce ?? '',
         publicConfig: { chatUrl: options.chatUrl, publicUrl: options.publicUrl },
+        documentRequest: !(request.url.split('?')[0] ?? '').endsWith('.data'),
+        renderData: {},
       });
       return sendFetchResponse(request, reply, response);
     });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ChapterMaterialCardSchema,
   ChapterMaterialsQuerySchema,
   CheckGenerationAnswerSchema,
   CheckGenerationBodySchema,
@@ -270,7 +271,7 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
           tags,
           summary: 'Materials the platform made for a featured chapter',
           querystring: ChapterMaterialsQuerySchema,
-          response: { 200: listOf(MaterialSchema) },
+          response: { 200: listOf(ChapterMaterialCardSchema) },
         },
       },
       async (request, reply) => {

@@ -5,6 +5,7 @@ import {
   referenceTextTooLongMessage,
   renderMaterialText,
   type CheckGenerationAnswer,
+  type ChapterMaterialCard,
   type Material,
   type MaterialDocument,
   type MaterialOutput,
@@ -26,7 +27,7 @@ import { GenerationError, type MaterialGenerator } from '../../providers/llm/ind
 import { countWords } from '../../providers/llm/local/text.js';
 import { applyTeacherEdit } from './materials.edit.js';
 import { exportDocx, exportFileName, exportText, type ExportCopy } from './materials.export.js';
-import { presentMaterial, presentSet } from './materials.presenter.js';
+import { presentChapterMaterialCard, presentMaterial, presentSet } from './materials.presenter.js';
 import * as repo from './materials.repository.js';
 
 export const GENERATION_QUEUE = 'materials-generate';
@@ -173,9 +174,9 @@ export class MaterialsService {
   async chapterMaterials(
     bookUrl: string,
     chapterUrl: string,
-  ): Promise<{ data: Material[]; count: number }> {
+  ): Promise<{ data: ChapterMaterialCard[]; count: number }> {
     const rows = await repo.listPlatformMaterials(this.db, bookUrl, chapterUrl);
-    return { data: rows.map(presentMaterial), count: rows.length };
+    return { data: rows.map(presentChapterMaterialCard), count: rows.length };
   }
 
   /**
