@@ -20,6 +20,10 @@ const booleanish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** A Replicate model: `owner/name` (its latest version) or `owner/name:version`. */
+const REPLICATE_MODEL = /^[a-z0-9][\w.-]*\/[\w.-]+(:[0-9a-f]{64})?$/i;
+const REPLICATE_MODEL_MESSAGE = 'must be owner/name or owner/name:version';
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -104,6 +108,44 @@ const EnvSchema = z.object({
     .optional(),
   /** Tests only: send Stripe API calls to this base URL (a fake Stripe server). */
   STRIPE_API_BASE: z.url().optional(),
+  /** Image studio engine: 'local' (offline preview) or 'replicate'; REPLICATE_API_TOKEN alone picks replicate. */
+  IMAGE_PROVIDER: z.enum(['local', 'replicate']).optional(),
+  /** Seconds a local ("offline preview") model training takes. */
+  IMAGE_LOCAL_TRAINING_SECONDS: z.coerce.number().min(0).max(600).default(4),
+  REPLICATE_API_TOKEN: z.string().min(8).optional(),
+  /** The account's webhook signing secret (`whsec_…`, GET /v1/webhooks/default/secret). */
+  REPLICATE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
+    .optional(),
+  /** The Replicate account (user or organisation) that owns the teachers' trained models. */
+  REPLICATE_OWNER: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]*$/i, 'must be a Replicate username')
+    .optional(),
+  REPLICATE_MODEL_GENERATE: z
+    .string()
+    .regex(REPLICATE_MODEL, REPLICATE_MODEL_MESSAGE)
+    .default('black-forest-labs/flux-schnell'),
+  REPLICATE_MODEL_UPSCALE: z
+    .string()
+    .regex(REPLICATE_MODEL, REPLICATE_MODEL_MESSAGE)
+    .default(
+      'nightmareai/real-esrgan:f121d640bd286e1fdc67f9799164c1d5be36ff74576ee11c803ae5b665dd46aa',
+    ),
+  REPLICATE_MODEL_TRAINER: z
+    .string()
+    .regex(
+      /^[a-z0-9][\w.-]*\/[\w.-]+:[0-9a-f]{64}$/i,
+      'must be owner/name:version (a 64-character version id)',
+    )
+    .default(
+      'ostris/flux-dev-lora-trainer:b6af14222e6bd9be257cbc1ea4afda3cd0503e1133083b9d1de0364d8568e6ef',
+    ),
+  /** Tests only: send Replicate calls to this base URL (a fake Replicate server). */
+  REPLICATE_API_BASE: z.url().optional(),
+  /** Seconds between polls of a running Replicate job (the fallback when no webhook arrives). */
+  REPLICATE_POLL_SECONDS: z.coerce.number().min(0.05).max(300).default(5),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -138,7 +180,20 @@ export interface Config {
     localThreads: number;
   };
   payments: PaymentsConfig;
+  images: ImagesConfig;
 }
+
+export type ImagesConfig =
+  | { provider: 'local'; trainingMs: number }
+  | {
+      provider: 'replicate';
+      apiToken: string;
+      webhookSecret: string | undefined;
+      owner: string | undefined;
+      models: { generate: string; upscale: string; trainer: string };
+      apiBase: string;
+      pollMs: number;
+    };
 
 export type PaymentsConfig =
   | { provider: 'local' }
@@ -229,6 +284,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'PAYMENTS: required in production: set STRIPE_SECRET_KEY (and the other STRIPE_ settings) to take payments, or PAYMENTS=local to run the offline test checkout, where no card is charged and every purchase is free',
     );
   }
+  const imageProvider = e.IMAGE_PROVIDER ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'local');
+  if (imageProvider === 'replicate' && !e.REPLICATE_API_TOKEN) {
+    problems.push('REPLICATE_API_TOKEN: required when IMAGE_PROVIDER is replicate');
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -294,6 +353,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiBase: e.STRIPE_API_BASE ? apiBaseOf(e.STRIPE_API_BASE) : undefined,
           }
         : { provider: 'local' },
+    images:
+      imageProvider === 'replicate'
+        ? {
+            provider: 'replicate',
+            apiToken: e.REPLICATE_API_TOKEN!,
+            webhookSecret: e.REPLICATE_WEBHOOK_SECRET,
+            owner: e.REPLICATE_OWNER,
+            models: {
+              generate: e.REPLICATE_MODEL_GENERATE,
+              upscale: e.REPLICATE_MODEL_UPSCALE,
+              trainer: e.REPLICATE_MODEL_TRAINER,
+            },
+            apiBase: (e.REPLICATE_API_BASE ?? 'https://api.replicate.com').replace(/\/+$/, ''),
+            pollMs: Math.round(e.REPLICATE_POLL_SECONDS * 1000),
+          }
+        : { provider: 'local', trainingMs: Math.round(e.IMAGE_LOCAL_TRAINING_SECONDS * 1000) },
   };
 }
 

@@ -17,3 +17,4 @@ export * from './materials.js';
 export * from './material-edits.js';
 export * from './billing.js';
 export * from './assistant.js';
+export * from './images.js';
