@@ -11,7 +11,7 @@ import { createRequestHandler, type ServerBuild } from 'react-router';
 import {
   compressedCopies,
   etagMatches,
-  PageCache,
+  type PageCache,
   tagsOfApiCall,
   type PageEntry,
 } from '../lib/page-cache.js';
