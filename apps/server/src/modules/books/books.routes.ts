@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BookTextAnswerSchema,
   BookAnswerSchema,
   BooksAnswerSchema,
   BooksQuerySchema,
@@ -11,12 +12,19 @@ import {
   ChapterAnswerSchema,
   ChapterQuerySchema,
 } from '@chapterwise/shared';
+import { notFound } from '../../lib/errors.js';
+import { perIp } from '../../lib/rate-limit.js';
+import { createTextSource } from '../../providers/texts/index.js';
 import { matchesEtag, type CachedAnswer } from './books.cache.js';
+import { findBookByUrl } from './books.repository.js';
 import { BooksService } from './books.service.js';
+import { BOOK_TEXT_QUEUE, BookTextsService } from './texts/book-texts.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     books: BooksService;
+    /** Texts fetched on demand; `bookTexts.events` emits `chapters-changed` (decision 014). */
+    bookTexts: BookTextsService;
   }
 }
 
@@ -56,12 +64,26 @@ export const booksRoutes = fp(
     app.decorate('books', service);
     app.addHook('onReady', () => service.start());
     app.addHook('onClose', async () => service.stop());
+
+    const texts = new BookTextsService({
+      db: app.db,
+      source: createTextSource(app.config),
+      jobs: app.jobs,
+      log: app.log,
+    });
+    app.decorate('bookTexts', texts);
+    texts.events.on('chapters-changed', ({ url }) => service.forgetBook(url));
+    app.jobs.define<{ bookId: number }>(BOOK_TEXT_QUEUE, (data) => texts.run(data.bookId), {
+      batchSize: 1,
+    });
+    app.addHook('onClose', () => texts.idle());
     app.sitemaps.add({
       name: 'books',
       pageCount: () => service.sitemapPageCount(),
       paths: (page) => service.sitemapPaths(page),
     });
     await app.register(catalogueRoutes(service), { prefix: options.prefix ?? '/api/v1' });
+    await app.register(textRoutes(texts), { prefix: options.prefix ?? '/api/v1' });
   },
   { name: 'books', dependencies: ['db', 'sitemap'] },
 );
@@ -166,6 +188,54 @@ const catalogueRoutes = (service: BooksService): FastifyPluginAsyncZod =>
         if (matchesEtag(request.headers['if-none-match'], cover.etag))
           return reply.code(304).send();
         return reply.type('image/jpeg').send(cover.jpeg);
+      },
+    );
+  };
+
+/** Texts on demand: the state of a book's text, and "Try again". Never cached. */
+const textRoutes = (texts: BookTextsService): FastifyPluginAsyncZod =>
+  async function bookTexts(app) {
+    const bookOf = async (url: string) => {
+      const book = await findBookByUrl(app.db, url);
+      if (!book) throw notFound('We could not find that book.');
+      return book;
+    };
+
+    app.get(
+      '/getgutenbergbooktext',
+      {
+        schema: {
+          tags: ['books'],
+          summary:
+            'The state of a book’s text; asks for it when the book has no chapters yet (fetched in the background)',
+          querystring: BookUrlQuerySchema,
+          response: { 200: BookTextAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const book = await bookOf(request.query.url);
+        const state = await texts.request(book.id);
+        reply.header('cache-control', 'no-store');
+        return { data: state! };
+      },
+    );
+
+    app.post(
+      '/fetchgutenbergbooktext',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'Try again: asks for a book’s text after a failure',
+          body: BookUrlQuerySchema,
+          response: { 200: BookTextAnswerSchema },
+        },
+        config: { rateLimit: perIp({ max: 30, minutes: 10 }, app.config.rateLimitScale) },
+      },
+      async (request, reply) => {
+        const book = await bookOf(request.body.url);
+        const state = await texts.request(book.id, { manual: true });
+        reply.header('cache-control', 'no-store');
+        return { data: state! };
       },
     );
   };
