@@ -12,11 +12,9 @@ import {
   ChapterAnswerSchema,
   ChapterQuerySchema,
 } from '@chapterwise/shared';
-import { notFound } from '../../lib/errors.js';
 import { perIp } from '../../lib/rate-limit.js';
 import { createTextSource } from '../../providers/texts/index.js';
 import { matchesEtag, type CachedAnswer } from './books.cache.js';
-import { findBookByUrl } from './books.repository.js';
 import { BooksService } from './books.service.js';
 import { BOOK_TEXT_QUEUE, BookTextsService } from './texts/book-texts.service.js';
 
@@ -195,12 +193,6 @@ const catalogueRoutes = (service: BooksService): FastifyPluginAsyncZod =>
 /** Texts on demand: the state of a book's text, and "Try again". Never cached. */
 const textRoutes = (texts: BookTextsService): FastifyPluginAsyncZod =>
   async function bookTexts(app) {
-    const bookOf = async (url: string) => {
-      const book = await findBookByUrl(app.db, url);
-      if (!book) throw notFound('We could not find that book.');
-      return book;
-    };
-
     app.get(
       '/getgutenbergbooktext',
       {
@@ -213,10 +205,9 @@ const textRoutes = (texts: BookTextsService): FastifyPluginAsyncZod =>
         },
       },
       async (request, reply) => {
-        const book = await bookOf(request.query.url);
-        const state = await texts.request(book.id);
+        const state = await texts.requestByUrl(request.query.url);
         reply.header('cache-control', 'no-store');
-        return { data: state! };
+        return { data: state };
       },
     );
 
@@ -232,10 +223,9 @@ const textRoutes = (texts: BookTextsService): FastifyPluginAsyncZod =>
         config: { rateLimit: perIp({ max: 30, minutes: 10 }, app.config.rateLimitScale) },
       },
       async (request, reply) => {
-        const book = await bookOf(request.body.url);
-        const state = await texts.request(book.id, { manual: true });
+        const state = await texts.requestByUrl(request.body.url, { manual: true });
         reply.header('cache-control', 'no-store');
-        return { data: state! };
+        return { data: state };
       },
     );
   };

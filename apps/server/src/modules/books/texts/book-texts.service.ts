@@ -9,7 +9,8 @@ import {
   TextFetchError,
   type TextSource,
 } from '../../../providers/texts/index.js';
-import { queryRows, replaceChapters } from '../books.repository.js';
+import { notFound } from '../../../lib/errors.js';
+import { findBookByUrl, queryRows, replaceChapters } from '../books.repository.js';
 import { prepareText } from '../text/prepare.js';
 
 export const BOOK_TEXT_QUEUE = 'book-text';
@@ -101,6 +102,14 @@ export class BookTextsService {
     );
     const row = result[0];
     return row ? this.present(row) : null;
+  }
+
+  /** `request` for the book at this url; 404 when there is none. */
+  async requestByUrl(url: string, options: { manual?: boolean } = {}): Promise<BookTextState> {
+    const book = await findBookByUrl(this.deps.db, url);
+    const state = book ? await this.request(book.id, options) : null;
+    if (!state) throw notFound('We could not find that book.');
+    return state;
   }
 
   /**
