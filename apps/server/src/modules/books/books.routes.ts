@@ -60,6 +60,15 @@ export const booksRoutes = fp(
     // The service is visible app-wide (`app.books`): other modules read chapters through it.
     const service = new BooksService(app.db, app.config.dataDir);
     app.decorate('books', service);
+    // A change of the catalogue or of one book (its text fetched, its chapters' materials
+    // added), here or on another instance, drops the cached answers; a newer catalogue
+    // version found by the periodic check drops this instance's cached pages too.
+    app.changes.subscribe((topic) => {
+      if (topic === 'catalogue' || topic === '*' || topic.startsWith('book:')) {
+        service.cache.clear();
+      }
+    });
+    service.onCatalogueChange = () => app.changes.publishLocal('catalogue');
     app.addHook('onReady', () => service.start());
     app.addHook('onClose', async () => service.stop());
 
@@ -70,7 +79,10 @@ export const booksRoutes = fp(
       log: app.log,
     });
     app.decorate('bookTexts', texts);
-    texts.events.on('chapters-changed', ({ url }) => service.forgetBook(url));
+    // A text fetched here: every instance's caches of that book go at once (ChangeBus); the
+    // periodic check also finds texts fetched elsewhere, should a notification be lost.
+    texts.events.on('chapters-changed', ({ url }) => app.changes.publish(`book:${url}`));
+    service.onBookChange = (url) => app.changes.publishLocal(`book:${url}`);
     app.jobs.define<{ bookId: number }>(BOOK_TEXT_QUEUE, (data) => texts.run(data.bookId), {
       batchSize: 1,
     });

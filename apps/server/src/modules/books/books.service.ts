@@ -70,7 +70,7 @@ export class BooksService {
 
   /** Drops the cached answers when the catalogue changed (called after an import too). */
   async refreshVersion(): Promise<void> {
-    this.cache.setVersion(await readCatalogueVersion(this.db));
+    if (this.cache.setVersion(await readCatalogueVersion(this.db))) this.onCatalogueChange?.();
     // Texts fetched by any instance since the last look: their books' answers go.
     const since = this.textsSeenAt;
     const changed = await listBooksWithTextsSince(this.db, since);
@@ -91,7 +91,17 @@ export class BooksService {
     const book = JSON.stringify(['book', url]);
     const chapter = JSON.stringify(['chapter', url]).slice(0, -1) + ',';
     this.cache.forget((key) => key === book || key.startsWith(chapter));
+    this.onBookChange?.(url);
   }
+
+  /**
+   * Called when one book's chapters changed (its text was fetched here or on another
+   * instance): pages showing that book go.
+   */
+  onBookChange: ((url: string) => void) | undefined;
+
+  /** Called when a version check finds the catalogue changed (pages showing it go). */
+  onCatalogueChange: (() => void) | undefined;
 
   /** The cache key of a list query, or null when it is not cacheable. */
   listKey(query: BooksQuery): string {
