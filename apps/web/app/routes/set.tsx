@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router';
 import { ErrorBox } from '../components/ui/error-box';
 import { Loading } from '../components/ui/loading';
 import {
+  ExportMenu,
   GenerationForm,
   MaterialList,
   useMaterialSet,
@@ -75,7 +76,10 @@ export default function SetRoute() {
         <span aria-current="page">{folder.name}</span>
       </nav>
       <header className="page-head">
-        <h1>{folder.name}</h1>
+        <div className="editor-title-row">
+          <h1>{folder.name}</h1>
+          {folder.materialCount > 0 ? <ExportMenu setId={folder._id} name={folder.name} /> : null}
+        </div>
         <p className="muted">
           {folder.materialCount} {folder.materialCount === 1 ? 'material' : 'materials'}
         </p>

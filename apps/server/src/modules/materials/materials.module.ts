@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createMaterialGenerator, type MaterialGenerator } from '../../providers/llm/index.js';
+import { warmUpPdf } from './exports/formats/pdf.js';
 import { materialsRoutes } from './materials.routes.js';
 import { GENERATION_QUEUE, MaterialsService } from './materials.service.js';
 
@@ -60,6 +61,13 @@ export async function registerMaterials(
       first(0);
       timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
       timer.unref();
+      if (config.env !== 'test') {
+        setTimeout(() => {
+          warmUpPdf().catch((error: unknown) =>
+            app.log.warn({ err: error }, 'PDF export warm-up failed'),
+          );
+        }, 200).unref();
+      }
       if (chosen.engine === 'local' && config.env !== 'test') {
         // Load the language models now rather than on the first teacher's generation.
         setTimeout(() => {

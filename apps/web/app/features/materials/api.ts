@@ -1,5 +1,7 @@
 import {
   DEFAULT_MATERIAL_TYPES,
+  EXPORT_NOTES_HEADER,
+  type ExportFormatId,
   type ChapterMaterialCard,
   type CheckGenerationAnswer,
   type GenerateMaterialInput,
@@ -201,17 +203,21 @@ export function useUpdateMaterial() {
   });
 }
 
-/**
- * Downloads an export (the API needs the bearer token, so a plain link will not do): fetches
- * the file and saves it under the server's file name.
- */
-export async function downloadExport(
-  id: string,
-  format: 'docx' | 'txt',
-  copy: 'teacher' | 'student' = 'teacher',
-) {
+/** What is exported: one material, or a folder (one file, or a zip of one file each). */
+export type ExportTarget = { materialId: string } | { setId: string };
+
+/** Fetches an export with the bearer token (a plain link would not carry it). */
+async function fetchExport(
+  target: ExportTarget,
+  format: ExportFormatId,
+  copy: 'teacher' | 'student',
+): Promise<Response> {
   const token = readStoredToken();
-  const response = await fetch(apiPath('/materials/exportmaterial', { id, format, copy }), {
+  const url =
+    'materialId' in target
+      ? apiPath('/materials/exportmaterial', { id: target.materialId, format, copy })
+      : apiPath('/materials/exportset', { id: target.setId, format, copy });
+  const response = await fetch(url, {
     headers: token ? { authorization: `Bearer ${token}` } : {},
     cache: 'no-store',
   });
@@ -225,6 +231,29 @@ export async function downloadExport(
       body?.errors?.code ?? 'UNKNOWN',
     );
   }
+  return response;
+}
+
+/** The lines of the export's notes header: what the format shortened or left out. */
+function exportNotes(response: Response): string[] {
+  const header = response.headers.get(EXPORT_NOTES_HEADER);
+  return header ? decodeURIComponent(header).split('\n').filter(Boolean) : [];
+}
+
+/**
+ * Downloads an export and saves it under the server's file name. Returns what the format
+ * shortened or left out, for the menu to tell the teacher.
+ */
+export async function downloadExport(
+  target: ExportTarget | string,
+  format: ExportFormatId,
+  copy: 'teacher' | 'student' = 'teacher',
+): Promise<{ fileName: string; notes: string[] }> {
+  const response = await fetchExport(
+    typeof target === 'string' ? { materialId: target } : target,
+    format,
+    copy,
+  );
   const disposition = response.headers.get('content-disposition') ?? '';
   const name = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
   const fileName = name ? decodeURIComponent(name) : `material.${format}`;
@@ -236,4 +265,10 @@ export async function downloadExport(
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { fileName, notes: exportNotes(response) };
+}
+
+/** The Quizlet cards of a material or folder as text (term, tab, definition; one a line). */
+export async function fetchQuizletText(target: ExportTarget): Promise<string> {
+  return (await fetchExport(target, 'quizlet', 'teacher')).text();
 }

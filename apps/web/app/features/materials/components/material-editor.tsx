@@ -34,6 +34,7 @@ import {
   type QuestionPlace,
 } from '../editor-draft';
 import { EvidenceWarning } from './material-view';
+import { ExportMenu } from './export-menu';
 import { QuestionEditor, TextField } from './question-editor';
 
 const MAX_EXIT_TICKET = 5;
@@ -320,7 +321,10 @@ export function MaterialEditor({ material, returnTo }: MaterialEditorProps) {
           <Link to={returnTo}>Your materials</Link> <span aria-hidden="true">/</span>{' '}
           <span aria-current="page">Edit</span>
         </nav>
-        <h1 id={`${id}-title`}>Edit material</h1>
+        <div className="editor-title-row">
+          <h1 id={`${id}-title`}>Edit material</h1>
+          <ExportMenu materialId={material._id} name={material.name} />
+        </div>
         <p className="lead">
           Change the wording, the answers and the quotes. When you save, every quote is looked up
           again in the material’s reference text; one that is not there is kept, with a warning, so

@@ -325,3 +325,38 @@ export const pdf: Exporter = {
     return { body: await exportPdf(document, copy), notes: [] };
   },
 };
+
+/**
+ * Reads and parses the fonts and renders a one-question PDF, so the first teacher's PDF after a
+ * start does not pay for it (about 1.5 s on a busy machine, then about 0.1 s a test).
+ */
+export async function warmUpPdf(): Promise<void> {
+  await exportPdf(
+    {
+      version: 1,
+      title: 'Warm-up',
+      type: 'Quiz',
+      grade: '',
+      subject: '',
+      instructions: '',
+      vocabulary: [],
+      sections: [
+        {
+          title: 'Questions',
+          instructions: '',
+          questions: [
+            {
+              id: 'w',
+              kind: 'true_false',
+              prompt: 'Warm “up” — ready?',
+              answer: true,
+              evidence: 'Ready.',
+            },
+          ],
+        },
+      ],
+      generator: { engine: 'local', droppedQuestions: 0, unverified: false, notes: [] },
+    },
+    'teacher',
+  );
+}
