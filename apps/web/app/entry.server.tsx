@@ -4,6 +4,7 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router';
 import { NonceProvider } from './lib/nonce';
+import { RenderDataProvider } from './lib/render-data';
 
 const ABORT_AFTER_MS = 10_000;
 
@@ -22,10 +23,13 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get('user-agent');
-    const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode;
+    const waitForAll =
+      loadContext?.waitForAll || (userAgent && isbot(userAgent)) || routerContext.isSpaMode;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <RenderDataProvider value={loadContext?.renderData ?? {}}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </RenderDataProvider>
       </NonceProvider>,
       {
         nonce,

@@ -582,6 +582,30 @@ export const MaterialSchema = z.object({
 });
 export type Material = z.infer<typeof MaterialSchema>;
 
+/**
+ * A ready-made chapter material as the chapter page lists it: what its card shows, without the
+ * reference text or the document (issue 18: the chapter text is sent once). The full material
+ * comes from `GET /materials/getmaterial?id` when a preview is opened.
+ */
+export const ChapterMaterialCardSchema = MaterialSchema.pick({
+  _id: true,
+  name: true,
+  grade: true,
+  subject: true,
+  type: true,
+  bookUrl: true,
+  chapterUrl: true,
+  createdAt: true,
+  status: true,
+}).extend({
+  isPlatform: z.literal(true),
+  /** Numbered questions in the document (sections and exit ticket). */
+  questionCount: z.number().int().nonnegative(),
+  /** True when the document holds a lesson plan. */
+  hasLesson: z.boolean(),
+});
+export type ChapterMaterialCard = z.infer<typeof ChapterMaterialCardSchema>;
+
 export const MaterialSetSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -622,13 +646,6 @@ export const ChapterMaterialsQuerySchema = z.object({
   bookUrl: requiredText(300),
   chapterUrl: requiredText(300),
 });
-export const ExportQuerySchema = z.object({
-  id: Uuid,
-  format: z.enum(['docx', 'txt'], { error: 'must be "docx" or "txt"' }).default('docx'),
-  /** student: no answer key; teacher (default): the answer key on its own page. */
-  copy: z.enum(['teacher', 'student']).default('teacher'),
-});
-
 export const MaterialSetsAnswerSchema = z.object({ materialSets: listOf(MaterialSetSchema) });
 export const MaterialsAnswerSchema = z.object({ generatedMaterials: listOf(MaterialSchema) });
 export const WasSuccessfulSchema = z.object({ wasSuccessful: z.literal(true) });

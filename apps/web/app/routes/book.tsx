@@ -7,6 +7,7 @@ import {
   formatGrade,
   formatReadingTime,
   numberFormat,
+  toBookCard,
 } from '../features/books/api';
 import { JsonLd } from '../features/books/components/json-ld';
 import { RelatedSlider } from '../features/books/components/related-slider';
@@ -26,7 +27,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       : { data: [], count: 0 };
     return {
       book,
-      related: distinctWorks(related.data, book).slice(0, 12),
+      related: distinctWorks(related.data, book).slice(0, 12).map(toBookCard),
       publicUrl: context.publicConfig.publicUrl,
     };
   } catch (error) {

@@ -6,7 +6,7 @@ import {
   type BookSort,
 } from '@chapterwise/shared';
 import { data } from 'react-router';
-import { fetchBooks, fetchSubjects } from '../features/books/api';
+import { fetchBooks, fetchSubjects, toBookCard } from '../features/books/api';
 import { Directory } from '../features/books/components/directory';
 import { seo } from '../lib/seo';
 import booksCss from '../styles/books.css?url';
@@ -54,7 +54,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     authorName = author ? formatAuthorName(author.name) : slug;
   }
   return {
-    list,
+    list: { count: list.count, data: list.data.map(toBookCard) },
     subjects: subjects.data,
     sort,
     query,

@@ -1,4 +1,5 @@
 import { formatAuthorName, materialGeneratorHref } from '@chapterwise/shared';
+import { useState } from 'react';
 import { data, Link } from 'react-router';
 import {
   fetchBook,
@@ -35,10 +36,26 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         count: 0,
       })),
     ]);
+    // A whole document shows the text in its markup: it is rendered from `renderData` and left
+    // out of the hydration data, so the page carries it once (issue 18).
+    const { text, ...rest } = chapter.data.chapter;
+    let shown: typeof rest & { text?: string } = chapter.data.chapter;
+    if (context.documentRequest) {
+      context.renderData.chapterText = text;
+      shown = rest;
+    }
+    const { title, url, authors, formats } = chapter.data.book;
+    const cover = formats['image/jpeg'];
     return {
-      book: chapter.data.book,
-      chapter: chapter.data.chapter,
-      chapters: book.data.chapters,
+      // What the page shows of the book, not the whole catalogue entry.
+      book: {
+        title,
+        url,
+        authors: authors.slice(0, 1).map((a) => ({ name: a.name })),
+        formats: cover ? { 'image/jpeg': cover } : ({} as { 'image/jpeg'?: string }),
+      },
+      chapter: shown,
+      chapters: book.data.chapters.map((c) => ({ title: c.title, url: c.url })),
       materials: materials.data,
       publicUrl: context.publicConfig.publicUrl,
     };
@@ -66,6 +83,7 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 
 export default function ChapterPage({ loaderData }: Route.ComponentProps) {
   const { book, chapter, chapters, materials, publicUrl } = loaderData;
+  const [menuOpen, setMenuOpen] = useState(false);
   const bookPath = `/book/${encodeURIComponent(book.url)}`;
   const chapterHref = (url: string) => `${bookPath}/${encodeURIComponent(url)}`;
   const author = book.authors[0] ? formatAuthorName(book.authors[0].name) : '';
@@ -122,20 +140,26 @@ export default function ChapterPage({ loaderData }: Route.ComponentProps) {
           <Link className="button button-primary" to={materialGeneratorHref(book.url, chapter.url)}>
             Create materials from this chapter
           </Link>
-          <details className="chapter-menu">
+          <details
+            className="chapter-menu"
+            onToggle={(event) => setMenuOpen(event.currentTarget.open)}
+          >
             <summary className="button button-ghost">All chapters ({chapters.length})</summary>
-            <ol>
-              {chapters.map((c) => (
-                <li key={c.url}>
-                  <Link
-                    to={chapterHref(c.url)}
-                    aria-current={c.url === chapter.url ? 'page' : undefined}
-                  >
-                    {c.title}
-                  </Link>
-                </li>
-              ))}
-            </ol>
+            {/* Listed when opened: the book page links every chapter for crawlers. */}
+            {menuOpen ? (
+              <ol>
+                {chapters.map((c) => (
+                  <li key={c.url}>
+                    <Link
+                      to={chapterHref(c.url)}
+                      aria-current={c.url === chapter.url ? 'page' : undefined}
+                    >
+                      {c.title}
+                    </Link>
+                  </li>
+                ))}
+              </ol>
+            ) : null}
           </details>
         </div>
       </header>
@@ -145,7 +169,7 @@ export default function ChapterPage({ loaderData }: Route.ComponentProps) {
           <ChapterPackOffer bookUrl={book.url} chapterUrl={chapter.url} count={materials.length} />
         }
       />
-      <ChapterText text={chapter.text} />
+      <ChapterText key={chapter.url} text={chapter.text} />
       {pager}
       <p className="muted source-note">Source: Project Gutenberg. Public domain in the USA.</p>
     </article>

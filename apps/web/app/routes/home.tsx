@@ -1,6 +1,6 @@
 import { HOME_BOOK_COUNT } from '@chapterwise/shared';
 import { Link } from 'react-router';
-import { fetchBooks } from '../features/books/api';
+import { fetchBooks, toBookCard } from '../features/books/api';
 import { BookGrid } from '../features/books/components/book-card';
 import { seo } from '../lib/seo';
 import booksCss from '../styles/books.css?url';
@@ -15,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       { sort: 'download_count', limit: HOME_BOOK_COUNT },
       context.apiFetch,
     );
-    return { books: list.data.slice(0, HOME_BOOK_COUNT) };
+    return { books: list.data.slice(0, HOME_BOOK_COUNT).map(toBookCard) };
   } catch {
     return { books: [] };
   }

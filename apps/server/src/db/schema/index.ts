@@ -5,3 +5,4 @@ export * from './materials.js';
 export * from './billing.js';
 export * from './blog.js';
 export * from './assistant.js';
+export * from './images.js';

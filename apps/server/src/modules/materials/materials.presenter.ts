@@ -1,4 +1,9 @@
-import type { Material, MaterialSet } from '@chapterwise/shared';
+import {
+  numberedQuestions,
+  type ChapterMaterialCard,
+  type Material,
+  type MaterialSet,
+} from '@chapterwise/shared';
 import type { GeneratedMaterialRow, MaterialSetRow } from '../../db/schema/index.js';
 
 /** A material in the spec's wire names. `output` is present only once the generation finished. */
@@ -29,5 +34,24 @@ export function presentSet(row: MaterialSetRow & { materialCount?: number }): Ma
     name: row.name,
     createdAt: row.createdAt.toISOString(),
     materialCount: row.materialCount ?? 0,
+  };
+}
+
+/** A ready-made material's card on the chapter page: no reference text, no document. */
+export function presentChapterMaterialCard(row: GeneratedMaterialRow): ChapterMaterialCard {
+  const document = row.output?.document;
+  return {
+    _id: row.id,
+    name: row.name,
+    grade: row.grade,
+    subject: row.subject,
+    type: row.type,
+    bookUrl: row.bookUrl,
+    chapterUrl: row.chapterUrl,
+    createdAt: row.createdAt.toISOString(),
+    status: row.status,
+    isPlatform: true,
+    questionCount: document ? numberedQuestions(document).length : 0,
+    hasLesson: Boolean(document?.lesson),
   };
 }

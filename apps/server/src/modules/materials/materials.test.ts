@@ -2,7 +2,12 @@ import { eq } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import { OfficeParser } from 'officeparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRADES, MATERIAL_LIMITS, MaterialOutputSchema } from '@chapterwise/shared';
+import {
+  GRADES,
+  MATERIAL_LIMITS,
+  MaterialOutputSchema,
+  numberedQuestions,
+} from '@chapterwise/shared';
 import { generatedMaterials, users } from '../../db/schema/index.js';
 import { chapter } from '../../test/chapters.js';
 import { createTestApp, createUser, type TestApp } from '../../test/helpers.js';
@@ -329,7 +334,7 @@ describe('materials API', () => {
     expect(txt.headers['content-type']).toContain('text/plain');
     expect(txt.headers['content-disposition']).toContain('.txt');
     expect(txt.body).toContain('ANSWER KEY');
-    const bad = await get(`exportmaterial?id=${id}&format=pdf`, auth);
+    const bad = await get(`exportmaterial?id=${id}&format=xls`, auth);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.message).toContain('format');
   });
@@ -355,7 +360,14 @@ describe('materials API', () => {
       count: 1,
       data: [{ _id: made._id, status: 'finished', bookUrl: 'frankenstein' }],
     });
-    expect(list.json().data[0].output.choices[0].message.content).toContain('ANSWER KEY');
+    // The list carries cards only: the chapter page sends the text once (issue 18).
+    const card = list.json().data[0];
+    expect(card).not.toHaveProperty('referenceText');
+    expect(card).not.toHaveProperty('output');
+    expect(card.questionCount).toBeGreaterThan(0);
+    const full = (await get(`getmaterial?id=${made._id}`)).json().data;
+    expect(full.output.choices[0].message.content).toContain('ANSWER KEY');
+    expect(card.questionCount).toBe(numberedQuestions(full.output.document).length);
     expect(
       (await get('getavailablechaptermaterials?bookUrl=frankenstein&chapterUrl=chapter-7')).json()
         .count,

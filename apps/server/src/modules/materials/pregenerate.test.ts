@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evidenceOf, numberedQuestions, type Material } from '@chapterwise/shared';
+import {
+  evidenceOf,
+  numberedQuestions,
+  type ChapterMaterialCard,
+  type Material,
+} from '@chapterwise/shared';
 import { createTestApp, type TestApp } from '../../test/helpers.js';
 import { BOOKS_SEED_DIR } from '../books/books.seed.js';
 import { importCatalogue } from '../books/import/importer.js';
@@ -40,7 +45,7 @@ const available = async (bookUrl: string, chapterUrl: string) => {
     url: `/api/v1/materials/getavailablechaptermaterials?bookUrl=${bookUrl}&chapterUrl=${chapterUrl}`,
   });
   expect(res.statusCode).toBe(200);
-  return res.json<{ data: Material[]; count: number }>();
+  return res.json<{ data: ChapterMaterialCard[]; count: number }>();
 };
 
 describe('ready-made chapter materials', () => {
@@ -79,9 +84,13 @@ describe('ready-made chapter materials', () => {
     const chapterText = plain(
       (await t.app.books.getChapter(bookUrl, chapterUrl)).data.chapter.text,
     );
-    for (const material of list.data) {
-      expect(material.status).toBe('finished');
+    for (const card of list.data) {
+      expect(card.status).toBe('finished');
+      const material = (
+        await t.app.inject({ method: 'GET', url: `/api/v1/materials/getmaterial?id=${card._id}` })
+      ).json<{ data: Material }>().data;
       const questions = numberedQuestions(material.output!.document);
+      expect(card.questionCount).toBe(questions.length);
       expect(questions.length).toBeGreaterThan(3);
       // Every answer's evidence is the chapter's own words.
       for (const q of questions) {
@@ -118,7 +127,7 @@ describe('ready-made chapter materials', () => {
         method: 'GET',
         url: `/api/v1/materials/getavailablechaptermaterials?bookUrl=${first.bookUrl}&chapterUrl=${first.chapterUrl}`,
       });
-      const list = res.json<{ data: Material[] }>();
+      const list = res.json<{ data: ChapterMaterialCard[] }>();
       const expected = seed.filter(
         (m) => m.bookUrl === first.bookUrl && m.chapterUrl === first.chapterUrl,
       ).length;

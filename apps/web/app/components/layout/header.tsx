@@ -56,19 +56,24 @@ function MegaMenu(props: {
           <path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
         </svg>
       </button>
+      {/* The links are made when the menu opens: a page does not carry them hidden (issue 18). */}
       <div className="mega-menu" id={id} hidden={!props.open}>
-        <ul className="mega-grid">
-          {props.items.map((item) => (
-            <li key={item.href}>
-              <Link to={item.href} onClick={props.onClose}>
-                {item.name}
-              </Link>
-            </li>
-          ))}
-        </ul>
-        <Link className="mega-all" to={props.allHref} onClick={props.onClose}>
-          {props.allLabel} →
-        </Link>
+        {props.open ? (
+          <>
+            <ul className="mega-grid">
+              {props.items.map((item) => (
+                <li key={item.href}>
+                  <Link to={item.href} onClick={props.onClose}>
+                    {item.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            <Link className="mega-all" to={props.allHref} onClick={props.onClose}>
+              {props.allLabel} →
+            </Link>
+          </>
+        ) : null}
       </div>
     </div>
   );

@@ -59,7 +59,31 @@ export function fetchSubjects(fetch?: Fetch): Promise<BookSubjectsAnswer> {
 }
 
 /** The first author as cards show it: "Shelley, Mary (Wollstonecraft)" → "Mary Shelley". */
-export function firstAuthorName(book: Pick<Book, 'authors'>): string {
+/**
+ * What a book card shows (cover, title, first author, link): pages put only this in their
+ * data, not the whole catalogue entry (subjects, languages, categories…), so the hydration
+ * data of a grid stays small (issue 18).
+ */
+export interface BookCardData {
+  _id: string;
+  title: string;
+  url: string;
+  authors: Array<Pick<BookAuthor, 'name'>>;
+  formats: { 'image/jpeg'?: string };
+}
+
+export function toBookCard(book: Book): BookCardData {
+  const cover = book.formats['image/jpeg'];
+  return {
+    _id: book._id,
+    title: book.title,
+    url: book.url,
+    authors: book.authors.slice(0, 1).map((a) => ({ name: a.name })),
+    formats: cover ? { 'image/jpeg': cover } : {},
+  };
+}
+
+export function firstAuthorName(book: { authors: Array<Pick<BookAuthor, 'name'>> }): string {
   const first = book.authors[0];
   return first ? formatAuthorName(first.name) : 'Unknown author';
 }

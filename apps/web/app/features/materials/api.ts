@@ -1,5 +1,6 @@
 import {
   DEFAULT_MATERIAL_TYPES,
+  type ChapterMaterialCard,
   type CheckGenerationAnswer,
   type GenerateMaterialInput,
   type Material,
@@ -50,6 +51,12 @@ export const getMaterials = (setId?: string, limit = 24) =>
 export const getMaterial = (id: string) =>
   apiRequest<{ data: Material }>('/materials/getmaterial', { query: { id } }).then((a) => a.data);
 
+/** A ready-made (platform) material, readable by anyone: sent without the session token. */
+export const getPublicMaterial = (id: string) =>
+  apiRequest<{ data: Material }>('/materials/getmaterial', { query: { id }, auth: false }).then(
+    (a) => a.data,
+  );
+
 export const generateMaterial = (input: GenerateMaterialInput) =>
   apiRequest<{ materialId: string }>('/materials/generatematerial', {
     method: 'POST',
@@ -73,11 +80,14 @@ export const fetchChapterMaterials = (
   chapterUrl: string,
   fetch?: typeof globalThis.fetch,
 ) =>
-  apiRequest<{ data: Material[]; count: number }>('/materials/getavailablechaptermaterials', {
-    query: { bookUrl, chapterUrl },
-    auth: false,
-    ...(fetch ? { fetch } : {}),
-  });
+  apiRequest<{ data: ChapterMaterialCard[]; count: number }>(
+    '/materials/getavailablechaptermaterials',
+    {
+      query: { bookUrl, chapterUrl },
+      auth: false,
+      ...(fetch ? { fetch } : {}),
+    },
+  );
 
 export const getChapter = (bookUrl: string, chapterUrl: string) =>
   apiRequest<ChapterAnswer>('/getgutenbergbookchapter', {

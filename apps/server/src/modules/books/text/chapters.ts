@@ -22,13 +22,14 @@ export interface SplitChapter {
  */
 export function splitChapters(body: string, bookTitle = 'Full text'): SplitChapter[] {
   const blocks = toBlocks(body);
-  const candidates = findCandidates(blocks);
-  const units = chooseUnits(candidates, blocks);
-
-  if (units.length === 0) {
-    const text = blocksText(blocks, 0, blocks.length);
-    return text ? finish([{ title: bookTitle, text }]) : [];
+  const total = blocks.reduce((sum, b) => sum + b.words, 0);
+  if (blocks.length === 0) return [];
+  // A short text reads best on one page, whatever headings it has.
+  if (total <= SHORT_TEXT_WORDS) {
+    return finish([{ title: bookTitle, text: blocksText(blocks, 0, blocks.length) }]);
   }
+  const units = chooseUnits(findCandidates(blocks), blocks, total);
+  if (units.length === 0) return finish(readableParts(blocks));
 
   const raw: Array<{ title: string; text: string }> = [];
   for (let i = 0; i < units.length; i++) {
@@ -37,6 +38,41 @@ export function splitChapters(body: string, bookTitle = 'Full text'): SplitChapt
     raw.push({ title: unit.title, text: blocksText(blocks, unit.bodyStart, end) });
   }
   return finish(raw);
+}
+
+/**
+ * Texts of at most this many words (a short story: half an hour of reading) are one part,
+ * headings or not; longer ones without structure are cut into parts.
+ */
+export const SHORT_TEXT_WORDS = 6500;
+/** A text without structure is cut into parts of about this many words (2,000–4,000). */
+export const PART_WORDS = 3000;
+
+/**
+ * "Part 1", "Part 2"…: a text with no structure found, cut at paragraph breaks into parts of
+ * about PART_WORDS words each (the same size within a book).
+ */
+function readableParts(blocks: Block[]): Array<{ title: string; text: string }> {
+  const total = blocks.reduce((sum, b) => sum + b.words, 0);
+  const count = Math.max(1, Math.round(total / PART_WORDS));
+  const target = total / count;
+  const parts: Array<{ title: string; text: string }> = [];
+  let start = 0;
+  let words = 0;
+  for (let b = 0; b < blocks.length; b++) {
+    words += blocks[b]!.words;
+    if (parts.length < count - 1 && words >= target * (parts.length + 1)) {
+      parts.push({ title: `Part ${parts.length + 1}`, text: blocksText(blocks, start, b + 1) });
+      start = b + 1;
+    }
+  }
+  if (start < blocks.length) {
+    parts.push({
+      title: `Part ${parts.length + 1}`,
+      text: blocksText(blocks, start, blocks.length),
+    });
+  }
+  return parts;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -99,6 +135,7 @@ type Family =
   | 'adventure'
   | 'act'
   | 'scene'
+  | 'canto'
   | 'numbered'
   | 'roman-titled'
   | 'bare-number'
@@ -154,6 +191,8 @@ const LABELLED: Array<{ family: Family; label: string; pattern: RegExp }> = [
   { family: 'adventure', label: 'Adventure', pattern: labelled('adventure') },
   { family: 'act', label: 'Act', pattern: labelled('act') },
   { family: 'scene', label: 'Scene', pattern: labelled('scene') },
+  // "Canto I", and "Inferno: Canto I" (the part of the poem named first).
+  { family: 'canto', label: 'Canto', pattern: labelled('(?:[a-z]{3,20}:\\s+)?canto') },
 ];
 
 function labelled(word: string): RegExp {
@@ -162,12 +201,14 @@ function labelled(word: string): RegExp {
 }
 
 const ORDINAL_ACT = /^(first|second|third|fourth|fifth)\s+act\.?$/i;
+/** "ACT FIRST", "Act Second." (Ibsen's translations). */
+const ACT_ORDINAL = /^act\s+(first|second|third|fourth|fifth)\.?$/i;
 const NUMBERED_TITLE = /^(\d{1,3})\.\s+([A-Z“"‘'].{1,80})$/;
 const ROMAN_TITLED = new RegExp(`^(${ROMAN})\\.\\s+([A-Z“"‘'].{1,80})$`);
 const BARE_NUMBER = /^(\d{1,3})\.?$/;
 const BARE_ROMAN = new RegExp(`^(${ROMAN})\\.?$`);
 const NAMED =
-  /^(the preface|preface|introduction|introductory|prologue|the prologue|epilogue|conclusion|postscript|appendix|afterword|foreword|author's preface|preface to the first edition)\b[.:]?\s*(.{0,60})$/i;
+  /^(the preface|preface|introduction|introductory|prologue|the prologue|epilogue|conclusion|postscript|appendix|afterword|foreword|sequel|author['’]s note|author's preface|preface to the first edition)\b[.:]?\s*(.{0,60})$/i;
 const ILLUSTRATED_CHAPTER = new RegExp(`(chapter)\\s+(${ROMAN}|\\d{1,3})\\.?\\]$`, 'i');
 
 function findCandidates(blocks: Block[]): Candidate[] {
@@ -226,7 +267,7 @@ function classify(block: Block, index: number, blocks: Block[]): Candidate | nul
     return make(family, m[1]!, rest, true);
   }
   if (block.lines.length === 1) {
-    let m = ORDINAL_ACT.exec(first);
+    let m = ORDINAL_ACT.exec(first) ?? ACT_ORDINAL.exec(first);
     if (m) return make('act', m[1]!, '', false);
     m = NUMBERED_TITLE.exec(first);
     if (m) return make('numbered', m[1]!, m[2]!, false);
@@ -317,6 +358,7 @@ const MIN_NAMED_WORDS = 100;
 const CHAPTER_FAMILIES: Family[][] = [
   ['chapter', 'letter'],
   ['stave'],
+  ['canto'],
   ['book'],
   ['adventure', 'roman-titled'],
   ['numbered'],
@@ -326,9 +368,9 @@ const CHAPTER_FAMILIES: Family[][] = [
 
 /** "Book the First--Recalled to Life", "PART ONE—The Old Buccaneer", "VOLUME II". */
 const SEGMENT =
-  /^((?:book|part|volume)\s+(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|one|two|three|four|five|six|[IVXLC]+|\d{1,2}))\b/i;
+  /^((?:book|part|volume)\s+(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|one|two|three|four|five|six|[IVXLC]+|\d{1,2})|(?:first|second|third|fourth|fifth|sixth|seventh|eighth)\s+(?:period|narrative|part|book))\b/i;
 
-function chooseUnits(all: Candidate[], blocks: Block[]): Unit[] {
+function chooseUnits(all: Candidate[], blocks: Block[], total: number): Unit[] {
   const scenes = all.filter((c) => c.family === 'scene');
   if (scenes.length >= 3) {
     const acts = all.filter((c) => c.family === 'act');
@@ -365,15 +407,157 @@ function chooseUnits(all: Candidate[], blocks: Block[]): Unit[] {
       const title = label(word, c);
       return unit(c, segment ? `${segment.label}, ${title}` : title);
     });
-    return withNamedParts(all, units, blocks);
+    const withNamed = withNamedParts(all, units, blocks);
+    if (plausible(withNamed, blocks, total) && counted(best)) return withNamed;
   }
+  const listed = contentsUnits(blocks);
+  if (plausible(listed, blocks, total)) return listed;
+  const letters = addressedLetters(blocks);
+  if (letters.length >= 5 && plausible(letters, blocks, total)) return letters;
   const caps = real(
-    all.filter((c) => c.family === 'caps' || c.family === 'named'),
+    all.filter(
+      (c) => (c.family === 'caps' || c.family === 'named') && !FRONT_MATTER.test(c.title.trim()),
+    ),
     blocks,
     [],
-  );
-  if (caps.length >= 2) return caps.map((c) => unit(c, titleCase(c.title)));
+  ).map((c) => unit(c, titleCase(c.title)));
+  if (plausible(caps, blocks, total)) return caps;
   return [];
+}
+
+/**
+ * Headings that are front or back matter, never a chapter: the contents, lists of
+ * illustrations or characters, notes, credits, a title page's "By …".
+ */
+const FRONT_MATTER =
+  /^(?:(?:table of )?contents|(?:list of )?illustrations|characters|dramatis personae|persons (?:of the play|represented)|the persons|cast|(?:foot)?notes|index|errata|credits|dedication|advertisements?|(?:transcriber|preparer|producer|editor)[’']?s? notes?|page|by\b.*|engraved by\b.*|illustrated by\b.*|copyright\b.*|printed\b.*|the end)[.:]?$/i;
+
+/** Numbered headings count up (or start again at one): "3." then "8." in a letter do not. */
+function counted(list: Candidate[]): boolean {
+  let steps = 0;
+  for (let i = 1; i < list.length; i++) {
+    const [a, b] = [list[i - 1]!.number, list[i]!.number];
+    if (a === null || b === null || b === a + 1 || b <= 1 || b === 9999) steps++;
+  }
+  return steps >= (list.length - 1) / 2;
+}
+
+/**
+ * A split is believable when the chapters carry most of the book: not more than 40% of the
+ * words before the first one (a title page and a preface, not half a novel), and no single
+ * chapter holding most of the text (numbered verses inside a poem are not chapters).
+ */
+function plausible(units: Unit[], blocks: Block[], total: number): boolean {
+  if (units.length < 2) return false;
+  let before = 0;
+  for (let b = 0; b < units[0]!.block; b++) before += blocks[b]!.words;
+  if (before > total * 0.4) return false;
+  let largest = 0;
+  for (let i = 0; i < units.length; i++) {
+    const end = units[i + 1]?.block ?? blocks.length;
+    let words = 0;
+    for (let b = units[i]!.bodyStart; b < end; b++) words += blocks[b]!.words;
+    largest = Math.max(largest, words);
+  }
+  return largest <= total * (units.length >= 3 ? 0.6 : 0.75);
+}
+
+const CONTENTS_HEADING = /^(?:table of\s+)?contents\b(?:\s+of\s+[\w\s.]{1,30})?[.:]?$/i;
+
+/**
+ * Works whose parts have titles but no numbers (stories, poems, essays): the book's own
+ * contents list names them, and each entry found again later as a heading, in order, starts
+ * a part. Page numbers, leading numbers and "PAGE" columns of the list are ignored.
+ */
+function contentsUnits(blocks: Block[]): Unit[] {
+  const head = blocks.findIndex(
+    (b, i) => i < blocks.length * 0.3 && b.lines.length <= 2 && CONTENTS_HEADING.test(b.flat),
+  );
+  if (head === -1) return [];
+  const entries: string[] = [];
+  let end = head + 1;
+  for (; end < blocks.length && end < head + 300; end++) {
+    const block = blocks[end]!;
+    if (!isListBlock(block)) break;
+    const lines = block.lines.map(contentsEntry).filter((e): e is string => e !== null);
+    // The list ends where its first entry comes again as the first heading of the text.
+    if (
+      entries.length > 0 &&
+      lines.length === 1 &&
+      headingKey(lines[0]!) === headingKey(entries[0]!)
+    )
+      break;
+    entries.push(...lines);
+  }
+  if (entries.length < 3) return [];
+  const headings = new Map<string, number[]>();
+  for (let b = end; b < blocks.length; b++) {
+    const block = blocks[b]!;
+    if (block.lines.length > 3 || block.flat.length > 120) continue;
+    const key = headingKey(block.flat);
+    if (!key) continue;
+    const list = headings.get(key) ?? [];
+    list.push(b);
+    headings.set(key, list);
+  }
+  const units: Unit[] = [];
+  let cursor = end - 1;
+  for (const entry of entries) {
+    if (FRONT_MATTER.test(entry)) continue;
+    const found = headings.get(headingKey(entry))?.find((b) => b > cursor);
+    if (found === undefined) continue;
+    units.push({ block: found, bodyStart: found + 1, title: cleanTitle(entry) });
+    cursor = found;
+  }
+  const wanted = entries.filter((e) => !FRONT_MATTER.test(e)).length;
+  return units.length >= 3 && units.length >= wanted * 0.5 ? units : [];
+}
+
+/** A block of a contents list: short or indented lines, or lines ending in a page number. */
+function isListBlock(block: Block): boolean {
+  if (block.lines.some((l) => l.trim().length > 100)) return false;
+  if (block.lines.length === 1) return block.flat.length <= 90;
+  const entryLike = block.lines.filter((l) => {
+    const t = l.trim();
+    return /^\s{2,}/.test(l) || t.length <= 50 || /\d+$/.test(t);
+  }).length;
+  return entryLike >= block.lines.length * 0.6;
+}
+
+/** One contents line without its page number or leading number; null for "PAGE" and the like. */
+function contentsEntry(line: string): string | null {
+  const text = line
+    .trim()
+    .replace(/[\s.·_]*\d+$/, '')
+    .replace(/^(?:\d{1,3}|[IVXLC]+)[.)]?\s+(?=\S)/, '')
+    .trim();
+  if (!/\p{L}.*\p{L}.*\p{L}/u.test(text) || /^page$/i.test(text) || text.startsWith('['))
+    return null;
+  return text;
+}
+
+/** How a title is compared between the contents list and the text. */
+function headingKey(text: string): string {
+  return text
+    .replace(/^(?:\d{1,3}|[IVXLC]+)[.)]\s+/, '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+const ADDRESSED = /^TO\s+[\p{Lu}][\p{Lu}\s.,'’-]{2,60}$/u;
+
+/** Collections of letters headed "TO HIS BROTHER MIHAIL." (each a part: "Letter 12: To …"). */
+function addressedLetters(blocks: Block[]): Unit[] {
+  const units: Unit[] = [];
+  blocks.forEach((block, i) => {
+    if (block.lines.length > 2 || !ADDRESSED.test(block.lines[0]!.trim().replace(/\.$/, '')))
+      return;
+    const to = titleCase(block.lines[0]!.trim().replace(/\.$/, ''));
+    units.push({ block: i, bodyStart: i + 1, title: `Letter ${units.length + 1}: ${to}` });
+  });
+  return units;
 }
 
 interface Segment {
@@ -411,6 +595,8 @@ function familyLabel(family: Family): string {
       return 'Book';
     case 'adventure':
       return 'Adventure';
+    case 'canto':
+      return 'Canto';
     default:
       return 'Chapter';
   }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BOOKS_SEED_DIR } from '../books.seed.js';
-import { countWords, splitChapters, titleCase } from './chapters.js';
+import { evaluateChapters } from './chapter-eval.js';
+import { countWords, PART_WORDS, splitChapters, titleCase } from './chapters.js';
 import { normalizeText, stripGutenbergText } from './gutenberg-text.js';
 import { countSyllables, fleschKincaidGrade, measureText, readingMinutes } from './readability.js';
 
@@ -225,7 +226,7 @@ const EXPECTED: Array<{ id: number; chapters: number; first: string; last: strin
       chapters: 1,
       first: 'The Yellow Wallpaper',
       last: 'The Yellow Wallpaper',
-      how: 'no headings, only section breaks: one part named after the book',
+      how: 'no headings, only section breaks, 6,100 words: a short story stays one part',
     },
     { id: 2542, chapters: 3, first: 'Act I', last: 'Act III', how: 'ACT I–III' },
     {
@@ -347,11 +348,63 @@ describe('splitChapters on the 34 sample texts', () => {
     expect(performance.now() - started).toBeLessThan(5000);
   });
 
+  it('cuts a long text with no structure into parts of 2,000–4,000 words at paragraph breaks', () => {
+    const paragraph = (i: number) =>
+      `Paragraph ${i} goes on about the weather and the road, the people met and the things said, ` +
+      'and it ends where the next one begins, as paragraphs do in a long and patient story.';
+    const body = Array.from({ length: 700 }, (_, i) => paragraph(i)).join('\n\n');
+    const parts = splitChapters(body, 'Plain');
+    expect(parts.map((p) => p.title)).toEqual(parts.map((_, i) => `Part ${i + 1}`));
+    expect(parts.length).toBe(Math.round(countWords(body) / PART_WORDS));
+    for (const part of parts) {
+      expect(countWords(part.text)).toBeGreaterThanOrEqual(2000);
+      expect(countWords(part.text)).toBeLessThanOrEqual(4000);
+      expect(part.text).toMatch(/^Paragraph \d+ goes/);
+      expect(part.text).toMatch(/story\.$/);
+    }
+    expect(parts.map((p) => p.text).join('\n\n')).toBe(body);
+  });
+
+  it('keeps a short text on one page even when it has headings', () => {
+    const body = ['I', 'A short poem of some lines.', 'II', 'Another short stanza here.'].join(
+      '\n\n',
+    );
+    expect(splitChapters(body, 'Short').map((p) => p.title)).toEqual(['Short']);
+  });
+
   it('makes one part of a text with no headings, and nothing of an empty one', () => {
     expect(splitChapters('Just a short paragraph of text.', 'Tiny')).toEqual([
       { index: 0, title: 'Tiny', url: 'tiny', text: 'Just a short paragraph of text.' },
     ]);
     expect(splitChapters('   \n\n  ')).toEqual([]);
+  });
+});
+
+describe('splitChapters on texts it was not written against (test-data/chapter-eval)', () => {
+  const results = evaluateChapters();
+
+  it('holds at least 30 hand-counted texts of every kind', () => {
+    expect(results.length).toBeGreaterThanOrEqual(30);
+    const kinds = new Set(results.map((r) => r.kind));
+    for (const kind of ['novel', 'letters', 'play', 'poetry', 'non-fiction', 'essays', 'stories'])
+      expect(kinds).toContain(kind);
+  });
+
+  it('agrees with the hand counts on most texts and is close on nearly all', () => {
+    // `npm run books:chapters-eval` prints which texts disagree and how.
+    const exact = results.filter((r) => r.countOk).length;
+    const close = results.filter(
+      (r) => Math.abs(r.got - r.chapters) <= Math.max(1, r.chapters * 0.1),
+    ).length;
+    expect(exact / results.length).toBeGreaterThanOrEqual(0.75);
+    expect(close / results.length).toBeGreaterThanOrEqual(0.9);
+    expect(results.filter((r) => r.firstOk).length / results.length).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it('never serves a whole book on one page', () => {
+    for (const r of results) {
+      expect(r.largestPartWords, `pg${r.id}`).toBeLessThan(25_000);
+    }
   });
 });
 

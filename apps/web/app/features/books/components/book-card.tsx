@@ -1,9 +1,8 @@
-import type { Book } from '@chapterwise/shared';
 import { Link } from 'react-router';
-import { firstAuthorName } from '../api';
+import { firstAuthorName, type BookCardData } from '../api';
 
 /** A book in a grid: cover, title, first author, and links to the book (spec §2 cards). */
-export function BookCard({ book, headingLevel = 3 }: { book: Book; headingLevel?: 2 | 3 }) {
+export function BookCard({ book, headingLevel = 3 }: { book: BookCardData; headingLevel?: 2 | 3 }) {
   const Heading = `h${headingLevel}` as const;
   const href = `/book/${encodeURIComponent(book.url)}`;
   return (
@@ -35,7 +34,7 @@ export function BookCard({ book, headingLevel = 3 }: { book: Book; headingLevel?
   );
 }
 
-export function BookGrid({ books, headingLevel }: { books: Book[]; headingLevel?: 2 | 3 }) {
+export function BookGrid({ books, headingLevel }: { books: BookCardData[]; headingLevel?: 2 | 3 }) {
   return (
     <ul className="book-grid">
       {books.map((book) => (

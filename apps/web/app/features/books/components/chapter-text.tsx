@@ -1,5 +1,8 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { paragraphAnchor, splitParagraphs } from '@chapterwise/shared';
+import { useRenderData } from '../../../lib/render-data';
+
+const READING_ID = 'chapter-reading';
 
 /** `_words_` (how PG marks italics) as <em>. */
 function withEmphasis(text: string): ReactNode[] {
@@ -18,10 +21,29 @@ function withEmphasis(text: string): ReactNode[] {
  * joined; verse, play lines and letters (short lines) keep their line breaks. Paragraph N has the
  * anchor `p-N` (the assistant links its quotes there).
  */
-export function ChapterText({ text }: { text: string }) {
-  const paragraphs = splitParagraphs(text);
+export function ChapterText({ text }: { text: string | undefined }) {
+  const serverText = useRenderData().chapterText;
+  const source = text ?? serverText;
+  // First load in the browser: the text is in the document already, not in the page's data
+  // (it is sent once). Keep that markup as it is.
+  const [markup] = useState(() =>
+    source === undefined && typeof document !== 'undefined'
+      ? (document.getElementById(READING_ID)?.innerHTML ?? '')
+      : '',
+  );
+  if (source === undefined) {
+    return (
+      <div
+        className="reading"
+        id={READING_ID}
+        dangerouslySetInnerHTML={{ __html: markup }}
+        suppressHydrationWarning
+      />
+    );
+  }
+  const paragraphs = splitParagraphs(source);
   return (
-    <div className="reading">
+    <div className="reading" id={READING_ID}>
       {paragraphs.map((paragraph, i) => {
         const lines = paragraph.split('\n');
         const trimmed = paragraph.trim();

@@ -1,13 +1,12 @@
 import {
   BOOK_SORT_TABS,
   BOOK_SEARCH_MAX_LENGTH,
-  type Book,
   type BookSort,
   type BookSubject,
 } from '@chapterwise/shared';
 import { Form, Link, useNavigation } from 'react-router';
 import { Pagination } from '../../../components/ui/pagination';
-import { numberFormat } from '../api';
+import { numberFormat, type BookCardData } from '../api';
 import { BookGrid } from './book-card';
 
 export interface DirectoryProps {
@@ -15,7 +14,7 @@ export interface DirectoryProps {
   intro?: string | undefined;
   /** The page's own path: /books or /books/{slug}. */
   basePath: string;
-  books: Book[];
+  books: BookCardData[];
   count: number;
   page: number;
   pageCount: number;

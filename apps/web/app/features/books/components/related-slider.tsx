@@ -1,4 +1,4 @@
-import type { Book } from '@chapterwise/shared';
+import type { BookCardData } from '../api';
 import { useId, useRef } from 'react';
 import { BookCard } from './book-card';
 
@@ -6,7 +6,7 @@ import { BookCard } from './book-card';
  * Related books in a slider showing 1 to 4 cards by breakpoint (CSS scroll snap). The track
  * scrolls with the arrow keys when focused, and the Previous/Next buttons move one card.
  */
-export function RelatedSlider({ books, title }: { books: Book[]; title: string }) {
+export function RelatedSlider({ books, title }: { books: BookCardData[]; title: string }) {
   const track = useRef<HTMLUListElement>(null);
   const headingId = useId();
   if (books.length === 0) return null;

@@ -1,27 +1,28 @@
-import { numberedQuestions, type Material } from '@chapterwise/shared';
-import { useId } from 'react';
+import type { ChapterMaterialCard } from '@chapterwise/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { getPublicMaterial, materialKeys } from '../api';
 import { ExportMenu } from './export-menu';
 import { MaterialView } from './material-view';
 
 /** "12 questions", "A lesson plan and 5 questions": what a ready-made material holds. */
-function describe(material: Material): string {
-  const document = material.output?.document;
-  if (!document) return '';
-  const questions = numberedQuestions(document).length;
+function describe(material: ChapterMaterialCard): string {
+  const questions = material.questionCount;
   const counted = `${questions} question${questions === 1 ? '' : 's'}`;
-  return document.lesson ? `A lesson plan and ${counted}` : counted;
+  return material.hasLesson ? `A lesson plan and ${counted}` : counted;
 }
 
 /**
  * The chapter page's ready-made materials (made by `npm run materials:pregenerate`): one card
  * per material with what it holds, a preview of the student copy, and the Export menu.
  * `offer` (billing's, composed by the route) says how to get them into Your Materials.
+ * The page lists cards only; a material's document is loaded when its preview is opened.
  */
 export function ChapterMaterials({
   materials,
   offer,
 }: {
-  materials: Material[];
+  materials: ChapterMaterialCard[];
   offer?: React.ReactNode;
 }) {
   const headingId = useId();
@@ -35,17 +36,16 @@ export function ChapterMaterials({
       {offer}
       <ul className="chapter-material-cards">
         {materials.map((m) => (
-          <ChapterMaterialCard key={m._id} material={m} />
+          <ChapterMaterialCardItem key={m._id} material={m} />
         ))}
       </ul>
     </section>
   );
 }
 
-function ChapterMaterialCard({ material }: { material: Material }) {
+function ChapterMaterialCardItem({ material }: { material: ChapterMaterialCard }) {
   const titleId = useId();
-  const document = material.output?.document;
-  if (!document) return null;
+  const [open, setOpen] = useState(false);
   return (
     <li className="card chapter-material-card" aria-labelledby={titleId}>
       <div className="chapter-material-head">
@@ -58,17 +58,39 @@ function ChapterMaterialCard({ material }: { material: Material }) {
       <p className="muted chapter-material-meta">
         {material.grade} · {describe(material)}
       </p>
-      <details className="chapter-material-preview">
+      <details
+        className="chapter-material-preview"
+        onToggle={(event) => setOpen(event.currentTarget.open)}
+      >
         <summary>Preview the student copy</summary>
-        <div
-          className="material-output"
-          tabIndex={0}
-          role="region"
-          aria-label={`Preview of ${material.name}`}
-        >
-          <MaterialView document={document} copy="student" showTitle={false} titleLevel={3} />
-        </div>
+        {open ? <MaterialPreview material={material} /> : null}
       </details>
     </li>
+  );
+}
+
+function MaterialPreview({ material }: { material: ChapterMaterialCard }) {
+  const query = useQuery({
+    queryKey: materialKeys.one(material._id),
+    queryFn: () => getPublicMaterial(material._id),
+    staleTime: 5 * 60_000,
+  });
+  const document = query.data?.output?.document;
+  return (
+    <div
+      className="material-output"
+      tabIndex={0}
+      role="region"
+      aria-label={`Preview of ${material.name}`}
+      aria-busy={query.isPending}
+    >
+      {document ? (
+        <MaterialView document={document} copy="student" showTitle={false} titleLevel={3} />
+      ) : query.isError ? (
+        <p role="alert">The preview could not be loaded. Close it and open it again to retry.</p>
+      ) : (
+        <p className="muted">Loading the preview…</p>
+      )}
+    </div>
   );
 }

@@ -63,18 +63,22 @@ export function ExportMenu({ materialId, name }: { materialId: string; name: str
         </svg>
       </button>
       <div className="dropdown export-dropdown" id={id} hidden={!open}>
-        <button type="button" onClick={() => void download('docx')}>
-          Export as Word Document
-        </button>
-        <button type="button" onClick={() => void download('txt')}>
-          Export as Raw Text
-        </button>
-        <Link to={`/material/${materialId}/print?copy=student`} onClick={() => setOpen(false)}>
-          Print student copy
-        </Link>
-        <Link to={`/material/${materialId}/print?copy=teacher`} onClick={() => setOpen(false)}>
-          Print teacher copy
-        </Link>
+        {open ? (
+          <>
+            <button type="button" onClick={() => void download('docx')}>
+              Export as Word Document
+            </button>
+            <button type="button" onClick={() => void download('txt')}>
+              Export as Raw Text
+            </button>
+            <Link to={`/material/${materialId}/print?copy=student`} onClick={() => setOpen(false)}>
+              Print student copy
+            </Link>
+            <Link to={`/material/${materialId}/print?copy=teacher`} onClick={() => setOpen(false)}>
+              Print teacher copy
+            </Link>
+          </>
+        ) : null}
       </div>
     </div>
   );

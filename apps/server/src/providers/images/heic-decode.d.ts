@@ -1,0 +1,10 @@
+declare module 'heic-decode' {
+  interface DecodedImage {
+    width: number;
+    height: number;
+    /** RGBA, 4 bytes a pixel. */
+    data: Uint8ClampedArray | ArrayBuffer;
+  }
+  function decode(input: { buffer: Buffer | ArrayBuffer | Uint8Array }): Promise<DecodedImage>;
+  export default decode;
+}
