@@ -26,13 +26,7 @@ function readConfig(): Config {
  * PostgreSQL: the embedded database is opened by one process.
  */
 function webConcurrency(config: Config): number {
-  const raw = process.env.WEB_CONCURRENCY;
-  if (!raw) return 1;
-  const wanted = Number(raw);
-  if (!Number.isInteger(wanted) || wanted < 1 || wanted > 64) {
-    console.error(`WEB_CONCURRENCY must be a whole number from 1 to 64 (got "${raw}").`);
-    process.exit(1);
-  }
+  const wanted = config.webConcurrency;
   if (wanted > 1 && !config.databaseUrl) {
     console.warn(
       `WEB_CONCURRENCY=${wanted} ignored: the embedded database (PGlite) is held by one process. ` +
@@ -99,7 +93,7 @@ async function main() {
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),
   });
-  if (process.env.CW_MIGRATED !== '1') await database.migrate();
+  if (!config.migrated) await database.migrate();
 
   const app = await buildApp({
     config: worker ? { ...config, jobsEnabled: true } : config,

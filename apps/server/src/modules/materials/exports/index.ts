@@ -5,6 +5,7 @@ import { aiken } from './formats/aiken.js';
 import { blackboard } from './formats/blackboard.js';
 import { blooket, gimkit, kahoot, wayground } from './formats/games.js';
 import { gift } from './formats/gift.js';
+import { qti } from './formats/qti.js';
 import { quizlet } from './formats/quizlet.js';
 import { text, word } from './formats/word.js';
 
@@ -19,6 +20,7 @@ export const EXPORTERS: Partial<Record<ExportFormatId, Exporter>> = {
   txt: text,
   gift,
   aiken,
+  qti,
   blackboard,
   kahoot,
   quizlet,
