@@ -107,6 +107,25 @@ function reject(ctx: WriterContext): void {
   if (ctx.stats) ctx.stats.distractorRejections += 1;
 }
 
+/** How often each name of the text follows "the". */
+function theUses(ctx: WriterContext): Map<string, { the: number; total: number }> {
+  const cached = theCache.get(ctx.analysis);
+  if (cached) return cached;
+  const out = new Map<string, { the: number; total: number }>();
+  for (const [index, spans] of ctx.analysis.nameSpans) {
+    const text = ctx.analysis.sentences[index]!.text;
+    for (const span of spans) {
+      const u = out.get(span.name) ?? { the: 0, total: 0 };
+      u.total += 1;
+      if (/\bthe$/i.test(text.slice(0, span.start).trimEnd())) u.the += 1;
+      out.set(span.name, u);
+    }
+  }
+  theCache.set(ctx.analysis, out);
+  return out;
+}
+const theCache = new WeakMap<object, Map<string, { the: number; total: number }>>();
+
 function nameTargets(sentence: Sentence, ctx: WriterContext): Target[] {
   const out: Target[] = [];
   const spans = ctx.analysis.nameSpans.get(sentence.index) ?? [];
@@ -131,7 +150,14 @@ function nameTargets(sentence: Sentence, ctx: WriterContext): Target[] {
       kind,
       distractors: [] as string[],
     };
-    target.distractors = keepValid(sentence, target, pool, ctx);
+    // "the Berkshires" takes "the", "Maiwand" does not: options must fit the words before the blank.
+    const withThe = /\bthe$/i.test(sentence.text.slice(0, span.start).trimEnd());
+    const uses = theUses(ctx);
+    target.distractors = keepValid(sentence, target, pool, ctx, 8, (candidate) => {
+      const u = uses.get(candidate);
+      if (!u) return null;
+      return u.the * 2 > u.total !== withThe ? 'article' : null;
+    });
     out.push(target);
   }
   return out;
@@ -297,6 +323,11 @@ function wordTargets(sentence: Sentence, ctx: WriterContext): LazyTarget[] {
         8,
         (candidate) => {
           const lemma = lemmaOf.get(candidate) ?? candidate;
+          // "so _____ to make": a participle or an ordinal does not fit where an adjective stands.
+          const shape = (w: string) => /(?:ed|th)$/.test(w) || /^(?:first|second|third)$/.test(w);
+          if (pos === 'ADJ' && shape(candidate) !== shape(token.value.toLowerCase())) return 'form';
+          // A capitalised word among common adjectives ("Korean" for "metal") stands out.
+          if (/^\p{Lu}/u.test(candidate) !== /^\p{Lu}/u.test(token.value)) return 'form';
           return (
             wordNetNear(token.lemma, lemma, wnPos) ??
             (usedInSameRole(ctx.analysis, sentence, i, lemma, pos) ? 'same role' : null)
