@@ -30,6 +30,8 @@ import { registerMaterials } from './modules/materials/materials.module.js';
 import { registerBilling, type RegisterBillingOptions } from './modules/billing/billing.module.js';
 import { registerAssistant } from './modules/assistant/assistant.module.js';
 import type { AssistantEngine } from './providers/assistant/index.js';
+import { registerImages } from './modules/images/images.module.js';
+import type { ImageProvider } from './providers/images/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -63,6 +65,8 @@ export interface BuildAppOptions {
   billing?: RegisterBillingOptions;
   /** The assistant's engine instead of the config's (tests). */
   assistantEngine?: AssistantEngine;
+  /** The image studio's provider instead of the config's (tests). */
+  imageProvider?: ImageProvider;
 }
 
 /**
@@ -171,6 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerMaterials(app);
   await registerBilling(app, options.billing);
   await registerAssistant(app, options.assistantEngine);
+  await registerImages(app, options.imageProvider);
 
   await app.register(webPlugin, {
     mode: webMode,

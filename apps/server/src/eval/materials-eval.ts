@@ -511,6 +511,10 @@ export interface Figures {
   generations: number;
   failures: number;
   medianMs: number | null;
+  /** Materials (generations) whose questions are at most 40% cloze (issue 13's mix goal). */
+  clozeAtMost40: number;
+  /** Materials whose questions use at least 4 forms (issue 13: a 10-question test). */
+  fourFormsOrMore: number;
 }
 
 export interface Summary {
@@ -573,6 +577,18 @@ function figuresOf(runs: GenerationRun[], items: EvalItem[], index: LabelIndex):
     generations: runs.length,
     failures: runs.filter((r) => r.error).length,
     medianMs: median(runs.map((r) => r.ms)),
+    clozeAtMost40: runs.filter((r) => {
+      const qs = r.items.filter((i) => i.part === 'question' || i.part === 'exit_ticket');
+      return qs.length > 0 && qs.filter((i) => i.cloze).length / qs.length <= 0.4;
+    }).length,
+    fourFormsOrMore: runs.filter(
+      (r) =>
+        new Set(
+          r.items
+            .filter((i) => i.part === 'question' || i.part === 'exit_ticket')
+            .map((i) => i.form),
+        ).size >= 4,
+    ).length,
   };
 }
 
@@ -657,6 +673,17 @@ export function formatSummary(summary: Summary, heading: string): string {
       .map(([form, n]) => `${form} ${n}`)
       .join(', ');
     lines.push(`  ${name}: ${forms || 'none'} (${Object.keys(f.forms).length} forms)`);
+  }
+  lines.push('');
+
+  lines.push(
+    'Question mix per material (issue 13: at most 40% cloze; at least 4 forms in a test):',
+  );
+  for (const [name, f] of rows) {
+    if (f.generations === 0) continue;
+    lines.push(
+      `  ${name}: ${f.clozeAtMost40} of ${f.generations} at most 40% cloze; ${f.fourFormsOrMore} of ${f.generations} with 4+ forms`,
+    );
   }
   lines.push('');
 

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { users, type NewUserRow, type UserRow } from '../db/schema/index.js';
 import { SESSION_TTL_SECONDS } from '../lib/tokens.js';
+import type { ImageProvider } from '../providers/images/index.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
@@ -73,7 +74,7 @@ export function ensureWebBuild(): void {
 /** Builds the API (no web pages) on a fresh database, with a temporary DATA_DIR. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { web?: 'off' | 'production' } = {},
+  options: { web?: 'off' | 'production'; imageProvider?: ImageProvider } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cw-app-'));
   const config = loadConfig({
@@ -87,7 +88,13 @@ export async function createTestApp(
   });
   if (options.web === 'production') ensureWebBuild();
   const database = await createTestDatabase();
-  const app = await buildApp({ config, database, web: options.web ?? 'off', logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    web: options.web ?? 'off',
+    logger: false,
+    ...(options.imageProvider ? { imageProvider: options.imageProvider } : {}),
+  });
   await app.ready();
   return {
     app,
