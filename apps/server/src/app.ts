@@ -3,7 +3,9 @@ import path from 'node:path';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, {
+  LogController,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
@@ -17,6 +19,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
 import { ChangeBus } from './lib/changes.js';
+import { postgresRateLimitStore, pruneRateLimits } from './lib/rate-limit-store.js';
 import { etagMatches, PageCache, strongEtag } from './lib/page-cache.js';
 import { blogRoutes } from './modules/blog/blog.routes.js';
 import { booksRoutes } from './modules/books/books.routes.js';
@@ -50,6 +53,8 @@ declare module 'fastify' {
     jobs: JobQueue;
     /** Tells every instance what changed (caches listen); see lib/changes.ts. */
     changes: ChangeBus;
+    /** `draining`: shutting down, /readyz answers 503. */
+    lifecycle: { draining: boolean };
   }
 }
 
@@ -65,6 +70,11 @@ export interface BuildAppOptions {
   billing?: RegisterBillingOptions;
   /** The assistant's engine instead of the config's (tests). */
   assistantEngine?: AssistantEngine;
+  /**
+   * With JOBS_ENABLED=false, still send jobs to the queue for worker instances to run (a
+   * web-only instance on PostgreSQL).
+   */
+  jobsSender?: boolean;
   /** The image studio's provider instead of the config's (tests). */
   imageProvider?: ImageProvider;
 }
@@ -80,6 +90,40 @@ export function serializeRequest(request: FastifyRequest) {
     host: request.host,
     remoteAddress: request.ip,
   };
+}
+
+/** 1 in this many answers from memory is logged. */
+const CACHED_LOG_SAMPLE = 100;
+
+/**
+ * The request log: one line per answer (Fastify writes two) with the request, status and time.
+ * Answers from memory (a cached page, a 304) are 1 in CACHED_LOG_SAMPLE of them, marked
+ * `sampled`: a crawler's thousands of cached reads a second would otherwise spend more on
+ * logging than on answering.
+ */
+class RequestLog extends LogController {
+  private cachedSeen = 0;
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) return super.requestCompleted(error, request, reply);
+    const cached = reply.statusCode === 304 || reply.getHeader('x-page-cache') === 'hit';
+    if (cached && this.cachedSeen++ % CACHED_LOG_SAMPLE !== 0) return;
+    request.log.info(
+      {
+        req: request,
+        res: reply,
+        responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        ...(cached ? { sampled: CACHED_LOG_SAMPLE } : {}),
+      },
+      'request completed',
+    );
+  }
 }
 
 const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
@@ -99,6 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    logController: new RequestLog(),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -106,6 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('config', config);
   const changes = new ChangeBus({ connectionString: database.connectionString, log: app.log });
   app.decorate('changes', changes);
+  app.decorate('lifecycle', { draining: false });
 
   const webMode = options.web ?? 'off';
   await app.register(securityPlugin, {
@@ -143,8 +189,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     encodings: ['br', 'gzip'],
     threshold: 1024,
   });
+  // With PostgreSQL every instance counts in one table; the embedded database has one process.
+  const sharedLimits = database.kind === 'postgres';
   await app.register(rateLimit, {
     global: false,
+    ...(sharedLimits ? { store: postgresRateLimitStore(database.executeSql) } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',
@@ -199,9 +248,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   app.addHook('onReady', () => changes.start());
+  if (sharedLimits) {
+    let prune: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      prune = setInterval(
+        () => void pruneRateLimits(database.executeSql).catch(() => {}),
+        10 * 60_000,
+      );
+      prune.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(prune));
+  }
   if (config.jobsEnabled) {
     app.addHook('onReady', async () => {
       await jobs.start();
+    });
+  } else if (options.jobsSender) {
+    app.addHook('onReady', async () => {
+      await jobs.start({ work: false });
     });
   }
   // Order matters on shutdown: let running jobs finish, then close the database.
