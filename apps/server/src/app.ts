@@ -16,6 +16,8 @@ import { JSON_BODY_LIMIT_BYTES } from '@chapterwise/shared';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
+import { ChangeBus } from './lib/changes.js';
+import { etagMatches, PageCache, strongEtag } from './lib/page-cache.js';
 import { blogRoutes } from './modules/blog/blog.routes.js';
 import { booksRoutes } from './modules/books/books.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
@@ -28,6 +30,8 @@ import { registerMaterials } from './modules/materials/materials.module.js';
 import { registerBilling, type RegisterBillingOptions } from './modules/billing/billing.module.js';
 import { registerAssistant } from './modules/assistant/assistant.module.js';
 import type { AssistantEngine } from './providers/assistant/index.js';
+import { registerImages } from './modules/images/images.module.js';
+import type { ImageProvider } from './providers/images/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -44,6 +48,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     jobs: JobQueue;
+    /** Tells every instance what changed (caches listen); see lib/changes.ts. */
+    changes: ChangeBus;
   }
 }
 
@@ -59,6 +65,8 @@ export interface BuildAppOptions {
   billing?: RegisterBillingOptions;
   /** The assistant's engine instead of the config's (tests). */
   assistantEngine?: AssistantEngine;
+  /** The image studio's provider instead of the config's (tests). */
+  imageProvider?: ImageProvider;
 }
 
 /**
@@ -96,11 +104,36 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  const changes = new ChangeBus({ connectionString: database.connectionString, log: app.log });
+  app.decorate('changes', changes);
 
   const webMode = options.web ?? 'off';
   await app.register(securityPlugin, {
     hsts: config.publicUrl.startsWith('https://'),
     csp: webMode !== 'development',
+  });
+  // API reads get a strong ETag (unless the route made one) and 304 when the client has the
+  // answer; an answer to a request with a session is never kept by anyone unless the route
+  // said otherwise. Registered before compression, so the ETag is of the JSON itself.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      reply.statusCode === 200 &&
+      request.url.startsWith('/api/')
+    ) {
+      if (request.headers.authorization !== undefined && !reply.hasHeader('cache-control')) {
+        reply.header('cache-control', 'private, no-store');
+      }
+      if ((typeof payload === 'string' || Buffer.isBuffer(payload)) && !reply.hasHeader('etag')) {
+        const etag = strongEtag(payload);
+        reply.header('etag', etag);
+        if (etagMatches(request.headers['if-none-match'], etag)) {
+          reply.code(304);
+          return done(null, '');
+        }
+      }
+    }
+    done(null, payload);
   });
   // Text answers (pages, JSON, scripts, styles) go out as brotli or gzip when the client
   // accepts it; request bodies are never inflated (no compressed uploads to bound).
@@ -142,6 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerMaterials(app);
   await registerBilling(app, options.billing);
   await registerAssistant(app, options.assistantEngine);
+  await registerImages(app, options.imageProvider);
 
   await app.register(webPlugin, {
     mode: webMode,
@@ -149,6 +183,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     webRoot: WEB_ROOT,
     publicUrl: config.publicUrl,
     chatUrl: config.chatUrl,
+    pageCache: new PageCache(),
+    nonceSecret: config.jwtSecret,
   });
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -162,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   });
 
+  app.addHook('onReady', () => changes.start());
   if (config.jobsEnabled) {
     app.addHook('onReady', async () => {
       await jobs.start();
@@ -170,6 +207,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Order matters on shutdown: let running jobs finish, then close the database.
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await changes.stop();
     if (options.closeDatabase ?? true) await database.close();
   });
 

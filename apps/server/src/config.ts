@@ -16,6 +16,10 @@ import { PRODUCT_NAME } from '@chapterwise/shared';
  * The only place that reads `process.env`. The environment is parsed once at boot; a bad
  * value stops the process with a readable list of every problem (not just the first).
  */
+export const DEFAULT_GUTENBERG_MIRROR = 'https://www.gutenberg.org';
+/** The largest text fetched (the longest PG plain texts are about 10 MB). */
+export const MAX_TEXT_BYTES = 15 * 1024 * 1024;
+
 const booleanish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
@@ -108,6 +112,14 @@ const EnvSchema = z.object({
     .optional(),
   /** Tests only: send Stripe API calls to this base URL (a fake Stripe server). */
   STRIPE_API_BASE: z.url().optional(),
+  /** Where book texts are fetched: a base URL, a folder laid out like PG's cache, or `off`. */
+  GUTENBERG_MIRROR: z.string().min(1).default(DEFAULT_GUTENBERG_MIRROR),
+  /** Requests per second to the mirror (default 1 for gutenberg.org, 20 for others). */
+  GUTENBERG_RATE: z.coerce.number().positive().max(1000).optional(),
+  /** Requests at once to the mirror. */
+  GUTENBERG_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Seconds the mirror may take to answer (and each pause while sending). */
+  GUTENBERG_TIMEOUT: z.coerce.number().min(0.1).max(600).default(30),
   /** Image studio engine: 'local' (offline preview) or 'replicate'; REPLICATE_API_TOKEN alone picks replicate. */
   IMAGE_PROVIDER: z.enum(['local', 'replicate']).optional(),
   /** Seconds a local ("offline preview") model training takes. */
@@ -180,7 +192,17 @@ export interface Config {
     localThreads: number;
   };
   payments: PaymentsConfig;
+  texts: TextsConfig;
   images: ImagesConfig;
+}
+
+export interface TextsConfig {
+  mirror: { kind: 'http'; baseUrl: string } | { kind: 'folder'; dir: string } | { kind: 'off' };
+  ratePerSecond: number;
+  concurrency: number;
+  timeoutMs: number;
+  maxBytes: number;
+  userAgent: string;
 }
 
 export type ImagesConfig =
@@ -284,6 +306,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'PAYMENTS: required in production: set STRIPE_SECRET_KEY (and the other STRIPE_ settings) to take payments, or PAYMENTS=local to run the offline test checkout, where no card is charged and every purchase is free',
     );
   }
+  const mirror = parseMirror(e.GUTENBERG_MIRROR);
+  if (typeof mirror === 'string') problems.push(`GUTENBERG_MIRROR: ${mirror}`);
   const imageProvider = e.IMAGE_PROVIDER ?? (e.REPLICATE_API_TOKEN ? 'replicate' : 'local');
   if (imageProvider === 'replicate' && !e.REPLICATE_API_TOKEN) {
     problems.push('REPLICATE_API_TOKEN: required when IMAGE_PROVIDER is replicate');
@@ -353,6 +377,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiBase: e.STRIPE_API_BASE ? apiBaseOf(e.STRIPE_API_BASE) : undefined,
           }
         : { provider: 'local' },
+    texts: {
+      mirror: mirror as TextsConfig['mirror'],
+      ratePerSecond:
+        e.GUTENBERG_RATE ??
+        (typeof mirror !== 'string' && mirror.kind === 'http' && isDefaultMirror(mirror.baseUrl)
+          ? 1
+          : 20),
+      concurrency: e.GUTENBERG_CONCURRENCY,
+      timeoutMs: Math.round(e.GUTENBERG_TIMEOUT * 1000),
+      maxBytes: MAX_TEXT_BYTES,
+      userAgent: `${PRODUCT_NAME}/0.1 (+${publicUrl}; fetches public-domain texts for teachers)`,
+    },
     images:
       imageProvider === 'replicate'
         ? {
@@ -370,6 +406,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : { provider: 'local', trainingMs: Math.round(e.IMAGE_LOCAL_TRAINING_SECONDS * 1000) },
   };
+}
+
+/** `off`, an http(s) base URL, or an existing folder; a string is the problem. */
+function parseMirror(value: string): TextsConfig['mirror'] | string {
+  if (value === 'off') return { kind: 'off' };
+  if (/^https?:\/\//i.test(value)) {
+    try {
+      const url = new URL(value);
+      if (url.username || url.password || url.search || url.hash) {
+        return 'must be a plain base URL (no credentials, query or fragment)';
+      }
+      return { kind: 'http', baseUrl: url.href.replace(/\/+$/, '') };
+    } catch {
+      return 'not a valid URL';
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+    return 'only http:// and https:// mirrors are fetched';
+  const dir = path.resolve(value);
+  try {
+    if (!statSync(dir).isDirectory()) return `${dir} is not a folder`;
+  } catch {
+    return `no folder at ${dir}`;
+  }
+  return { kind: 'folder', dir };
+}
+
+function isDefaultMirror(baseUrl: string): boolean {
+  return new URL(baseUrl).hostname === new URL(DEFAULT_GUTENBERG_MIRROR).hostname;
 }
 
 /** `http://127.0.0.1:4242` → the host, port and protocol the Stripe SDK takes. */

@@ -16,5 +16,7 @@ declare module 'react-router' {
     documentRequest: boolean;
     /** Rendered on the server, left out of the hydration data (see lib/render-data.tsx). */
     renderData: RenderData;
+    /** Render the whole document before answering (the server's render cache keeps it). */
+    waitForAll?: boolean;
   }
 }

@@ -15,6 +15,7 @@ export * from './imports.js';
 export * from './books.js';
 export * from './materials.js';
 export * from './material-edits.js';
+export * from './exports.js';
 export * from './billing.js';
 export * from './assistant.js';
 export * from './images.js';

@@ -646,13 +646,6 @@ export const ChapterMaterialsQuerySchema = z.object({
   bookUrl: requiredText(300),
   chapterUrl: requiredText(300),
 });
-export const ExportQuerySchema = z.object({
-  id: Uuid,
-  format: z.enum(['docx', 'txt'], { error: 'must be "docx" or "txt"' }).default('docx'),
-  /** student: no answer key; teacher (default): the answer key on its own page. */
-  copy: z.enum(['teacher', 'student']).default('teacher'),
-});
-
 export const MaterialSetsAnswerSchema = z.object({ materialSets: listOf(MaterialSetSchema) });
 export const MaterialsAnswerSchema = z.object({ generatedMaterials: listOf(MaterialSchema) });
 export const WasSuccessfulSchema = z.object({ wasSuccessful: z.literal(true) });

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline, Readable } from 'node:stream';
@@ -7,7 +8,62 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createRequestHandler, type ServerBuild } from 'react-router';
+import {
+  compressedCopies,
+  etagMatches,
+  type PageCache,
+  tagsOfApiCall,
+  type PageEntry,
+} from '../lib/page-cache.js';
 import { contentSecurityPolicy } from './security.js';
+
+/** What guests' public pages tell browsers and CDNs (decision 022). */
+export const GUEST_PAGE_CACHE_CONTROL =
+  'public, max-age=0, s-maxage=60, stale-while-revalidate=600';
+/** Any request that may carry a session: nothing may keep the answer. */
+export const SESSION_CACHE_CONTROL = 'private, no-store';
+
+/**
+ * Public pages kept in the render cache for guests: home, directory and subject pages, books,
+ * chapters, the blog (list, categories, tags, posts), public profiles and policies.
+ */
+const CACHEABLE_PAGE =
+  /^\/(?:|books(?:\/[^/]+)?|book\/[^/]+(?:\/[^/]+)?|blog(?:\/[^/]+(?:\/[^/]+)?)?|profile\/[^/]+|legal\/[^/]+)$/;
+
+/** True when the request may carry a session (a bearer token or any cookie). */
+export function maySession(request: FastifyRequest): boolean {
+  return request.headers.authorization !== undefined || request.headers.cookie !== undefined;
+}
+
+function cacheablePage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (request.url.length > 512) return false;
+  const path = request.url.split('?')[0] ?? '';
+  return !path.endsWith('.data') && CACHEABLE_PAGE.test(path);
+}
+
+/** Sends a cached page: the copy the client accepts, or 304 when it has it already. */
+function sendEntry(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: PageEntry,
+  state: 'hit' | 'miss',
+): FastifyReply {
+  const accepted = request.headers['accept-encoding'] ?? '';
+  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+  const etag = encoding === 'br' ? entry.etagBr : encoding === 'gzip' ? entry.etagGzip : entry.etag;
+  reply.header('cache-control', GUEST_PAGE_CACHE_CONTROL);
+  reply.header('vary', 'accept-encoding');
+  reply.header('etag', etag);
+  reply.header('x-page-cache', state);
+  if (etagMatches(request.headers['if-none-match'], entry.etag, entry.etagBr, entry.etagGzip)) {
+    // No content headers (a CSP here would replace the stored page's).
+    return reply.code(304).send();
+  }
+  reply.code(entry.status).headers(entry.headers);
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(encoding === 'br' ? entry.br : encoding === 'gzip' ? entry.gzip : entry.body);
+}
 
 export interface WebPluginOptions {
   mode: 'production' | 'development' | 'off';
@@ -17,6 +73,12 @@ export interface WebPluginOptions {
   webRoot: string;
   publicUrl: string;
   chatUrl: string;
+  /**
+   * The guests' render cache (production only; false turns it off). Its pages carry a CSP
+   * nonce derived from the page and this secret, so every instance makes the same bytes.
+   */
+  pageCache?: PageCache | false;
+  nonceSecret?: string;
 }
 
 /**
@@ -69,34 +131,115 @@ export const webPlugin = fp(
     const mode = options.mode === 'production' ? 'production' : 'development';
     let handler: ReturnType<typeof createRequestHandler> | undefined;
 
-    const apiFetch = async (input: string | URL | Request, init?: RequestInit) => {
-      const request = new Request(new URL(String(input), options.publicUrl), init);
-      const url = new URL(request.url);
-      const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-      const res = await app.inject({
-        method: request.method as 'GET',
-        url: url.pathname + url.search,
-        headers: Object.fromEntries(request.headers),
-        ...(body ? { payload: body } : {}),
-      });
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(res.headers)) {
-        if (value === undefined) continue;
-        for (const v of Array.isArray(value) ? value : [value]) headers.append(key, String(v));
-      }
-      const nullBody = res.statusCode === 204 || res.statusCode === 304;
-      return new Response(nullBody ? null : res.rawPayload, { status: res.statusCode, headers });
-    };
+    /** `app.inject` on this instance; `seen` collects the calls' URLs (the cache's tags). */
+    const makeApiFetch =
+      (seen?: Set<string>) => async (input: string | URL | Request, init?: RequestInit) => {
+        const request = new Request(new URL(String(input), options.publicUrl), init);
+        const url = new URL(request.url);
+        if (seen) for (const tag of tagsOfApiCall(url)) seen.add(tag);
+        const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+        const res = await app.inject({
+          method: request.method as 'GET',
+          url: url.pathname + url.search,
+          headers: Object.fromEntries(request.headers),
+          ...(body ? { payload: body } : {}),
+        });
+        const headers = new Headers();
+        for (const [key, value] of Object.entries(res.headers)) {
+          if (value === undefined) continue;
+          for (const v of Array.isArray(value) ? value : [value]) headers.append(key, String(v));
+        }
+        const nullBody = res.statusCode === 204 || res.statusCode === 304;
+        return new Response(nullBody ? null : res.rawPayload, { status: res.statusCode, headers });
+      };
+    const apiFetch = makeApiFetch();
+    const publicConfig = { chatUrl: options.chatUrl, publicUrl: options.publicUrl };
 
-    app.decorate('renderPage', async (request: FastifyRequest, reply: FastifyReply) => {
+    const getHandler = async () => {
       if (mode === 'development' || !handler)
         handler = createRequestHandler(await getBuild(), mode);
+      return handler;
+    };
+
+    const cache = mode === 'production' && options.pageCache ? options.pageCache : null;
+    const nonceKey = createHmac('sha256', options.nonceSecret ?? randomBytes(32))
+      .update('page-nonce')
+      .digest();
+
+    /**
+     * Renders a guest page whole for the cache: loaders' API calls give its tags; the CSP
+     * nonce is a placeholder replaced by an HMAC of the page, so the same page has the same
+     * bytes and ETag on every instance; brotli and gzip copies are made once here.
+     */
+    const renderForCache = async (request: FastifyRequest) => {
+      const render = await getHandler();
+      const tags = new Set<string>();
+      const placeholder = app.newPageNonce();
+      const response = await render(toFetchRequest(request, options.publicUrl), {
+        apiFetch: makeApiFetch(tags),
+        cspNonce: placeholder ?? '',
+        publicConfig,
+        documentRequest: true,
+        renderData: {},
+        waitForAll: true,
+      });
+      let html = Buffer.from(await response.arrayBuffer()).toString('utf8');
+      const headers: Record<string, string> = {};
+      for (const [key, value] of response.headers) {
+        if (/^(set-cookie|content-length|cache-control|content-encoding|vary|etag)$/.test(key))
+          continue;
+        headers[key] = value;
+      }
+      if (placeholder) {
+        const nonce = createHmac('sha256', nonceKey)
+          .update(html)
+          .digest()
+          .subarray(0, 16)
+          .toString('base64');
+        html = html.split(placeholder).join(nonce);
+        headers['content-security-policy'] = contentSecurityPolicy(nonce);
+      }
+      const body = Buffer.from(html, 'utf8');
+      return {
+        status: response.status,
+        headers,
+        body,
+        ...(await compressedCopies(body)),
+        tags,
+        storable: response.status === 200 && !response.headers.has('set-cookie'),
+      };
+    };
+
+    if (cache) {
+      app.decorate('pageCache', cache);
+      app.changes.subscribe((topic) => cache.invalidate(topic));
+      // The hot path: a cached page goes out before anything else runs for the request.
+      app.addHook('onRequest', (request, reply, done) => {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return done();
+        const entry = cache.get(request.url);
+        if (!entry || maySession(request)) return done();
+        cache.hits++;
+        sendEntry(request, reply, entry, 'hit');
+      });
+    }
+
+    app.decorate('renderPage', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (cache && cacheablePage(request)) {
+        if (!maySession(request)) {
+          const entry = await cache.getOrRender(request.url, () => renderForCache(request));
+          return sendEntry(request, reply, entry, 'miss');
+        }
+        // Never stored, never served from the cache: the answer may be someone's own.
+        reply.header('cache-control', SESSION_CACHE_CONTROL);
+        reply.header('x-page-cache', 'bypass');
+      }
+      const render = await getHandler();
       const nonce = app.newPageNonce();
       if (nonce) reply.header('content-security-policy', contentSecurityPolicy(nonce));
-      const response = await handler(toFetchRequest(request, options.publicUrl), {
+      const response = await render(toFetchRequest(request, options.publicUrl), {
         apiFetch,
         cspNonce: nonce ?? '',
-        publicConfig: { chatUrl: options.chatUrl, publicUrl: options.publicUrl },
+        publicConfig,
         documentRequest: !(request.url.split('?')[0] ?? '').endsWith('.data'),
         renderData: {},
       });
@@ -110,6 +253,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Renders the React Router app for this request (set when the web plugin is on). */
     renderPage?: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+    /** The guests' render cache (when the web app is on in production). */
+    pageCache?: PageCache;
   }
 }
 
@@ -164,6 +309,7 @@ async function sendFetchResponse(
   reply.status(response.status);
   for (const [key, value] of response.headers) {
     if (key === 'set-cookie') continue;
+    if (key === 'cache-control' && reply.hasHeader('cache-control')) continue;
     reply.header(key, value);
   }
   const cookies = response.headers.getSetCookie();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +11,7 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { users, type NewUserRow, type UserRow } from '../db/schema/index.js';
 import { SESSION_TTL_SECONDS } from '../lib/tokens.js';
+import type { ImageProvider } from '../providers/images/index.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
@@ -54,10 +56,25 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../..');
+
+/**
+ * Tests of server-rendered pages need the web build (`npm test` runs Vitest before the E2E
+ * build): it is made once here when it is missing.
+ */
+export function ensureWebBuild(): void {
+  if (existsSync(path.join(REPO_ROOT, 'apps/web/build/server/index.js'))) return;
+  console.log('apps/web/build is missing: building the web app for the page tests');
+  execFileSync('npm', ['run', 'build', '-w', '@chapterwise/web', '--silent'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
+}
+
 /** Builds the API (no web pages) on a fresh database, with a temporary DATA_DIR. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { web?: 'off' | 'production' } = {},
+  options: { web?: 'off' | 'production'; imageProvider?: ImageProvider } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cw-app-'));
   const config = loadConfig({
@@ -69,8 +86,15 @@ export async function createTestApp(
     PUBLIC_URL: 'http://localhost:3000',
     ...env,
   });
+  if (options.web === 'production') ensureWebBuild();
   const database = await createTestDatabase();
-  const app = await buildApp({ config, database, web: options.web ?? 'off', logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    web: options.web ?? 'off',
+    logger: false,
+    ...(options.imageProvider ? { imageProvider: options.imageProvider } : {}),
+  });
   await app.ready();
   return {
     app,

@@ -441,3 +441,12 @@ export async function listSeededFiles(db: Db): Promise<Set<string>> {
 export async function markSeeded(db: Db, file: string): Promise<void> {
   await db.insert(blogSeeds).values({ file }).onConflictDoNothing();
 }
+
+/** The earliest publish date still ahead of `now` among published posts (a scheduled post). */
+export async function nextScheduledPublishDate(db: Db, now: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<Date | string | null>`min(${blogPosts.publishDate})` })
+    .from(blogPosts)
+    .where(sql`${blogPosts.status} = 'published' AND ${blogPosts.publishDate} > ${at(now)}`);
+  return row?.at ? new Date(row.at) : null;
+}

@@ -46,6 +46,28 @@ export const blogRoutes = fp(
     });
     app.decorate('blog', service);
     app.addHook('onReady', () => service.start());
+    // A scheduled post becomes visible at its date with nothing written then: each instance
+    // drops its own cached blog pages at that moment (and looks for the next date after any
+    // blog change).
+    let timer: NodeJS.Timeout | undefined;
+    const scheduleNext = async () => {
+      const next = await service.nextScheduledDate();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (!next) return;
+      const wait = Math.max(0, Math.min(next.getTime() - Date.now() + 50, 2 ** 31 - 1));
+      timer = setTimeout(() => {
+        app.changes.publishLocal('blog'); // the listener below schedules the next one
+      }, wait);
+      timer.unref();
+    };
+    app.addHook('onReady', () => scheduleNext());
+    app.changes.subscribe((topic) => {
+      if (topic === 'blog' || topic === '*') void scheduleNext().catch(() => {});
+    });
+    app.addHook('onClose', async () => {
+      if (timer) clearTimeout(timer);
+    });
     app.sitemaps.add({
       name: 'blog',
       pageCount: async () => 1,
@@ -114,6 +136,11 @@ const adminRoutes = (service: BlogService): FastifyPluginAsyncZod =>
     app.addHook('onRequest', async (request, reply) => {
       await requireAdmin(request);
       reply.header('cache-control', 'no-store');
+    });
+    // Any admin write may change what visitors see: every instance's caches drop the blog's
+    // pages before this answer goes out (so the next request shows it).
+    app.addHook('onSend', async (request, reply) => {
+      if (request.method !== 'GET' && reply.statusCode < 400) app.changes.publish('blog');
     });
     const security = [{ bearer: [] }];
 

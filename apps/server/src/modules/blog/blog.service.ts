@@ -60,6 +60,11 @@ export class BlogService {
   }
 
   /** Renders again the posts whose HTML an older renderer made (a stricter sanitiser, say). */
+  /** When the next scheduled post becomes visible (null: none is scheduled). */
+  nextScheduledDate(): Promise<Date | null> {
+    return repo.nextScheduledPublishDate(this.deps.db, new Date());
+  }
+
   async start(): Promise<void> {
     const stale = await repo.listStaleRenders(this.deps.db, BLOG_RENDER_VERSION);
     for (const post of stale) {

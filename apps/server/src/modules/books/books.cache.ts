@@ -20,11 +20,16 @@ export class CatalogueCache {
 
   constructor(private readonly maxEntries = 2000) {}
 
-  /** Forgets everything when the version differs from the one the entries were made for. */
-  setVersion(version: number): void {
-    if (version === this.version) return;
+  /**
+   * Forgets everything when the version differs from the one the entries were made for;
+   * true when it did (after the first version read).
+   */
+  setVersion(version: number): boolean {
+    if (version === this.version) return false;
+    const first = this.version === -1;
     this.version = version;
     this.clear();
+    return !first;
   }
 
   clear(): void {

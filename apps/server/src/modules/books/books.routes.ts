@@ -54,6 +54,15 @@ export const booksRoutes = fp(
     // The service is visible app-wide (`app.books`): other modules read chapters through it.
     const service = new BooksService(app.db, app.config.dataDir);
     app.decorate('books', service);
+    // A change of the catalogue or of one book (its text fetched, its chapters' materials
+    // added), here or on another instance, drops the cached answers; a newer catalogue
+    // version found by the periodic check drops this instance's cached pages too.
+    app.changes.subscribe((topic) => {
+      if (topic === 'catalogue' || topic === '*' || topic.startsWith('book:')) {
+        service.cache.clear();
+      }
+    });
+    service.onCatalogueChange = () => app.changes.publishLocal('catalogue');
     app.addHook('onReady', () => service.start());
     app.addHook('onClose', async () => service.stop());
     app.sitemaps.add({

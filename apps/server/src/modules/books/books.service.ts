@@ -69,8 +69,11 @@ export class BooksService {
 
   /** Drops the cached answers when the catalogue changed (called after an import too). */
   async refreshVersion(): Promise<void> {
-    this.cache.setVersion(await readCatalogueVersion(this.db));
+    if (this.cache.setVersion(await readCatalogueVersion(this.db))) this.onCatalogueChange?.();
   }
+
+  /** Called when a version check finds the catalogue changed (pages showing it go). */
+  onCatalogueChange: (() => void) | undefined;
 
   /** The cache key of a list query, or null when it is not cacheable. */
   listKey(query: BooksQuery): string {

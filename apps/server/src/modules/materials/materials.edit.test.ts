@@ -674,7 +674,7 @@ describe('editing a material', () => {
 
     const docx = await get(`exportmaterial?id=${mine._id}&format=docx`, auth);
     expect(docx.statusCode).toBe(200);
-    expect(docx.headers['content-disposition']).toContain('edited-quiz-quiz.docx');
+    expect(docx.headers['content-disposition']).toContain('filename="edited-quiz.docx"');
     const teacherText = await docxText(docx.rawPayload);
     expect(teacherText).toContain('Which friend nursed Victor through the winter?');
     expect(teacherText).toContain(`Warning: ${EVIDENCE_NOT_FOUND_MESSAGE}`);

@@ -18,23 +18,11 @@ import {
   evidenceOf,
   orderOf,
   renderMaterialText,
-  slugify,
   type MaterialDocument,
   type Question,
 } from '@chapterwise/shared';
 
 export type ExportCopy = 'teacher' | 'student';
-
-/** A file name teachers recognise: "frankenstein-chapter-5-quiz.docx" ("-student" for the student copy). */
-export function exportFileName(
-  name: string,
-  type: string,
-  extension: string,
-  copy: ExportCopy,
-): string {
-  const base = [slugify(name).slice(0, 80) || 'material', slugify(type)].filter(Boolean).join('-');
-  return `${base}${copy === 'student' ? '-student' : ''}.${extension}`;
-}
 
 /** Raw text: the spec's output text (student copy: without lesson plan and answer key). */
 export function exportText(document: MaterialDocument, copy: ExportCopy): string {

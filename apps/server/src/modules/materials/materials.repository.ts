@@ -198,6 +198,27 @@ export async function listMaterials(
   return { rows, count: total?.n ?? 0 };
 }
 
+/** The finished materials of one of a user's folders, oldest first (a folder export). */
+export async function listFinishedInSet(
+  db: Db,
+  userId: string,
+  setId: string,
+  limit: number,
+): Promise<GeneratedMaterialRow[]> {
+  return db
+    .select()
+    .from(generatedMaterials)
+    .where(
+      and(
+        eq(generatedMaterials.userId, userId),
+        eq(generatedMaterials.setId, setId),
+        eq(generatedMaterials.status, 'finished'),
+      ),
+    )
+    .orderBy(generatedMaterials.createdAt, generatedMaterials.id)
+    .limit(limit);
+}
+
 /**
  * Deletes a user's material. A material deleted before it finished gives its credit back
  * (the teacher never got it). False when it is not the user's.

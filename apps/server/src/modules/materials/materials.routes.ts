@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -8,7 +9,9 @@ import {
   CreateSetBodySchema,
   DeleteMaterialBodySchema,
   DeleteSetBodySchema,
+  EXPORT_NOTES_HEADER,
   ExportQuerySchema,
+  ExportSetQuerySchema,
   GenerateMaterialAnswerSchema,
   GenerateMaterialBodySchema,
   IdQuerySchema,
@@ -24,6 +27,7 @@ import {
   listOf,
 } from '@chapterwise/shared';
 import { requireUser } from '../../plugins/auth.js';
+import type { ExportFile } from './exports/index.js';
 import { availableMaterialTypes, type MaterialsService } from './materials.service.js';
 
 const tags = ['materials'];
@@ -283,30 +287,68 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
     app.get(
       '/materials/exportmaterial',
       {
+        config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
         schema: {
           tags,
-          security,
-          summary: 'Download a material as Word (.docx) or raw text',
+          summary:
+            'Download a material in one format: Word, PDF, raw text, Moodle (GIFT, Aiken), QTI, Blackboard, Kahoot, Quizlet, Blooket, Wayground, Gimkit',
+          description: `The answer's ${EXPORT_NOTES_HEADER} header lists (URL-encoded, one a line) what the format shortened or left out.`,
           querystring: ExportQuerySchema,
-          produces: [
-            'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-            'text/plain',
-          ],
+          produces: EXPORT_CONTENT_TYPES,
         },
       },
       async (request, reply) => {
         const user = await request.currentUser();
         const { id, format, copy } = request.query;
-        const file = await service.exportMaterial(user, id, format, copy);
-        const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
-        reply
-          .header('content-type', file.contentType)
-          .header(
-            'content-disposition',
-            `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-          )
-          .header('cache-control', 'private, no-store');
-        return reply.send(file.body);
+        return sendFile(reply, await service.exportMaterial(user, id, format, copy));
+      },
+    );
+
+    app.get(
+      '/materials/exportset',
+      {
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        schema: {
+          tags,
+          security,
+          summary:
+            'Download a folder in one format: one quiz per material in one file where the format allows, a zip otherwise',
+          querystring: ExportSetQuerySchema,
+          produces: [...EXPORT_CONTENT_TYPES, 'application/zip'],
+        },
+      },
+      async (request, reply) => {
+        const user = await requireUser(request);
+        const { id, format, copy } = request.query;
+        return sendFile(reply, await service.exportSet(user, id, format, copy));
       },
     );
   };
+
+const EXPORT_CONTENT_TYPES = [
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/zip',
+];
+
+/**
+ * Sends an exported file as a download: its type, an ASCII file name with the UTF-8 one beside
+ * it (RFC 6266), no caching, and the notes of what was shortened or left out.
+ */
+function sendFile(reply: FastifyReply, file: ExportFile) {
+  const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '');
+  reply
+    .header('content-type', file.contentType)
+    .header(
+      'content-disposition',
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+    )
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff');
+  if (file.notes.length)
+    reply.header(EXPORT_NOTES_HEADER, encodeURIComponent(file.notes.join('\n')));
+  return reply.send(file.body);
+}

@@ -6,6 +6,7 @@ import {
   renderMaterialText,
   type CheckGenerationAnswer,
   type ChapterMaterialCard,
+  type ExportFormatId,
   type Material,
   type MaterialDocument,
   type MaterialOutput,
@@ -26,13 +27,21 @@ import {
 import { GenerationError, type MaterialGenerator } from '../../providers/llm/index.js';
 import { countWords } from '../../providers/llm/local/text.js';
 import { applyTeacherEdit } from './materials.edit.js';
-import { exportDocx, exportFileName, exportText, type ExportCopy } from './materials.export.js';
+import {
+  exporterOf,
+  exportMany,
+  exportOne,
+  type ExportCopy,
+  type ExportFile,
+} from './exports/index.js';
 import { presentChapterMaterialCard, presentMaterial, presentSet } from './materials.presenter.js';
 import * as repo from './materials.repository.js';
 
 export const GENERATION_QUEUE = 'materials-generate';
 /** Runs a generation may take before it is given up (each a claim of the material). */
 export const MAX_ATTEMPTS = 3;
+/** The most materials one folder export takes (a folder of a year's quizzes fits). */
+export const FOLDER_EXPORT_LIMIT = 200;
 
 export type GenerateMaterialBody = z.output<typeof GenerateMaterialBodySchema>;
 
@@ -196,28 +205,51 @@ export class MaterialsService {
   async exportMaterial(
     user: UserRow | null,
     id: string,
-    format: 'docx' | 'txt',
+    format: ExportFormatId,
     copy: ExportCopy,
-  ): Promise<{ fileName: string; contentType: string; body: Buffer | string }> {
+  ): Promise<ExportFile> {
     const row =
       (user ? await repo.findOwnMaterial(this.db, user.id, id) : undefined) ??
       (await repo.findPlatformMaterial(this.db, id));
     if (!row) throw notFound('Material not found.');
     if (row.status !== 'finished' || !row.output)
       throw conflict('This material has not finished generating yet.');
-    const document = row.output.document;
-    if (format === 'txt') {
-      return {
-        fileName: exportFileName(row.name, row.type, 'txt', copy),
-        contentType: 'text/plain; charset=utf-8',
-        body: exportText(document, copy),
-      };
-    }
-    return {
-      fileName: exportFileName(row.name, row.type, 'docx', copy),
-      contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-      body: await exportDocx(document, copy),
-    };
+    if (!exporterOf(format)) throw badRequest(`The ${format} export is not available yet.`);
+    return exportOne(format, {
+      name: row.name,
+      type: row.type,
+      input: { document: row.output.document, name: row.name, copy },
+    });
+  }
+
+  /**
+   * A folder in one file: its finished materials as one quiz each in one file where the format
+   * holds several, otherwise a zip of one file per material (404 for another teacher's folder,
+   * 409 when no material in it has finished).
+   */
+  async exportSet(
+    user: UserRow,
+    setId: string,
+    format: ExportFormatId,
+    copy: ExportCopy,
+  ): Promise<ExportFile> {
+    const set = await repo.findSet(this.db, user.id, setId);
+    if (!set) throw notFound('Folder not found.');
+    if (!exporterOf(format)) throw badRequest(`The ${format} export is not available yet.`);
+    const rows = await repo.listFinishedInSet(this.db, user.id, setId, FOLDER_EXPORT_LIMIT);
+    const materials = rows.flatMap((row) =>
+      row.output
+        ? [
+            {
+              name: row.name,
+              type: row.type,
+              input: { document: row.output.document, name: row.name, copy },
+            },
+          ]
+        : [],
+    );
+    if (!materials.length) throw conflict('This folder has no finished materials to export.');
+    return exportMany(format, set.name, materials, copy);
   }
 
   /* --------------------------------------------------------------------------------------- */

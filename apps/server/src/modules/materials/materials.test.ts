@@ -334,7 +334,7 @@ describe('materials API', () => {
     expect(txt.headers['content-type']).toContain('text/plain');
     expect(txt.headers['content-disposition']).toContain('.txt');
     expect(txt.body).toContain('ANSWER KEY');
-    const bad = await get(`exportmaterial?id=${id}&format=pdf`, auth);
+    const bad = await get(`exportmaterial?id=${id}&format=xls`, auth);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.message).toContain('format');
   });

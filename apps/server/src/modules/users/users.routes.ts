@@ -148,7 +148,10 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await requireUser(request);
-      return { user: await users.updateProfile(user, request.params.id, request.body) };
+      const answer = { user: await users.updateProfile(user, request.params.id, request.body) };
+      // Public profile pages show it: every instance's caches drop them.
+      app.changes.publish('users');
+      return answer;
     },
   );
 
