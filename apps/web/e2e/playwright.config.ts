@@ -10,6 +10,9 @@ process.env.E2E_DATA_DIR = dataDir;
 const jwtSecret = 'e2e-secret-that-is-at-least-32-characters';
 process.env.E2E_JWT_SECRET = jwtSecret;
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+/** texts.spec.ts serves book texts from a local HTTP mirror on this port (decision 014). */
+const mirrorPort = Number(process.env.E2E_MIRROR_PORT ?? 3350);
+process.env.E2E_MIRROR_PORT = String(mirrorPort);
 
 /** E2E runs the built app as users get it, in Debian's Chromium (never a downloaded browser). */
 export default defineConfig({
@@ -59,6 +62,10 @@ export default defineConfig({
       RATE_LIMIT_SCALE: '100',
       // The offline test checkout (production mode asks for the choice to be explicit).
       PAYMENTS: 'local',
+      // Texts on demand come from texts.spec.ts's local mirror, never from the internet.
+      GUTENBERG_MIRROR: `http://127.0.0.1:${mirrorPort}`,
+      GUTENBERG_RATE: '20',
+      GUTENBERG_TIMEOUT: '10',
     },
   },
 });

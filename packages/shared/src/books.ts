@@ -127,3 +127,44 @@ export type BookSubjectsAnswer = z.infer<typeof BookSubjectsAnswerSchema>;
 export function materialGeneratorHref(bookUrl: string, chapterUrl: string): string {
   return `/material-generator?bookUrl=${encodeURIComponent(bookUrl)}&chapterUrl=${encodeURIComponent(chapterUrl)}`;
 }
+
+/** Where a book's text stands (decision 014): fetched on demand when a reader opens the book. */
+export const BOOK_TEXT_STATUSES = [
+  'ready',
+  'missing',
+  'queued',
+  'running',
+  'failed',
+  'unavailable',
+] as const;
+export type BookTextStatus = (typeof BOOK_TEXT_STATUSES)[number];
+export const BOOK_TEXT_STAGES = ['download', 'cleaning', 'splitting', 'saving'] as const;
+export type BookTextStage = (typeof BOOK_TEXT_STAGES)[number];
+
+export const BookTextStateSchema = z.object({
+  bookId: z.number().int(),
+  /**
+   * ready: chapters are there; queued/running: being prepared; failed: the last try failed
+   * (`error`), "Try again" may be offered; unavailable: fetching is switched off here.
+   */
+  status: z.enum(BOOK_TEXT_STATUSES),
+  stage: z.enum(BOOK_TEXT_STAGES).nullable(),
+  /** 0…1 over the whole preparation. */
+  progress: z.number().min(0).max(1),
+  chapterCount: z.number().int(),
+  /** The first chapter's url once ready (a reader may go straight to it). */
+  firstChapterUrl: z.string().nullable(),
+  error: z
+    .object({
+      code: z.string(),
+      /** A plain sentence for the reader. */
+      message: z.string(),
+      at: z.string(),
+    })
+    .nullable(),
+  /** When "Try again" may be pressed (a failure is not retried at once). */
+  retryAfter: z.string().nullable(),
+});
+export type BookTextState = z.infer<typeof BookTextStateSchema>;
+export const BookTextAnswerSchema = z.object({ data: BookTextStateSchema });
+export type BookTextAnswer = z.infer<typeof BookTextAnswerSchema>;

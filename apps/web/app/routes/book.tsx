@@ -10,6 +10,7 @@ import {
   toBookCard,
 } from '../features/books/api';
 import { JsonLd } from '../features/books/components/json-ld';
+import { PreparingChapters } from '../features/books/components/preparing-chapters';
 import { RelatedSlider } from '../features/books/components/related-slider';
 import { ApiClientError } from '../lib/api';
 import { seo } from '../lib/seo';
@@ -18,7 +19,7 @@ import type { Route } from './+types/book';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: booksCss }];
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
     const { data: book } = await fetchBook(params.url, context.apiFetch);
     const primary = book.categories[0]?.slug;
@@ -29,6 +30,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       book,
       related: distinctWorks(related.data, book).slice(0, 12).map(toBookCard),
       publicUrl: context.publicConfig.publicUrl,
+      // A chapter opened before the chapters existed (see the chapter page).
+      wantedChapter: new URL(request.url).searchParams.get('chapter'),
     };
   } catch (error) {
     if (error instanceof ApiClientError && (error.status === 404 || error.status === 400)) {
@@ -72,7 +75,7 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 }
 
 export default function BookPage({ loaderData }: Route.ComponentProps) {
-  const { book, related, publicUrl } = loaderData;
+  const { book, related, publicUrl, wantedChapter } = loaderData;
   const bookPath = `/book/${encodeURIComponent(book.url)}`;
   return (
     <article className="container page book-page">
@@ -182,12 +185,11 @@ export default function BookPage({ loaderData }: Route.ComponentProps) {
             ))}
           </ol>
         ) : (
-          <div className="empty-state">
-            <p>The chapters of this book are not in our library yet.</p>
-            <a href={book.formats['text/html']} rel="noopener noreferrer" target="_blank">
-              Read it at Project Gutenberg (opens in a new tab)
-            </a>
-          </div>
+          <PreparingChapters
+            bookUrl={book.url}
+            gutenbergHref={book.formats['text/html']}
+            wantedChapter={wantedChapter}
+          />
         )}
       </section>
 

@@ -1,6 +1,6 @@
 import { formatAuthorName, materialGeneratorHref } from '@chapterwise/shared';
 import { useState } from 'react';
-import { data, Link } from 'react-router';
+import { data, Link, redirect } from 'react-router';
 import {
   fetchBook,
   fetchChapter,
@@ -60,6 +60,15 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       publicUrl: context.publicConfig.publicUrl,
     };
   } catch (error) {
+    if (error instanceof ApiClientError && error.status === 404) {
+      // The book's chapters are not there yet: its page prepares them, then opens this one.
+      const book = await fetchBook(params.url, context.apiFetch).catch(() => null);
+      if (book && book.data.chapters.length === 0) {
+        throw redirect(
+          `/book/${encodeURIComponent(params.url)}?chapter=${encodeURIComponent(params.chapterUrl)}`,
+        );
+      }
+    }
     if (error instanceof ApiClientError && (error.status === 404 || error.status === 400)) {
       throw data(null, { status: 404 });
     }

@@ -71,7 +71,7 @@ export const books = pgTable(
     wordCount: integer('word_count'),
     readingMinutes: integer('reading_minutes'),
     readingGrade: real('reading_grade'),
-    /** Whether the book has chapters: kept by a trigger on book_chapters (migration 0010). */
+    /** Whether the book has chapters: kept by a trigger on book_chapters (migration 0011). */
     hasText: boolean('has_text').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -202,3 +202,38 @@ export const bookImports = pgTable('book_imports', {
 export type BookRow = typeof books.$inferSelect;
 export type NewBookRow = typeof books.$inferInsert;
 export type BookChapterRow = typeof bookChapters.$inferSelect;
+
+/**
+ * Texts fetched on demand (decision 014): one row per book whose text was asked for, with the
+ * state of its fetch (queued, running with a stage and progress, done, or failed with the
+ * reason and its time). Bundled and bulk-loaded books have a row too once fetched.
+ */
+export const bookTexts = pgTable(
+  'book_texts',
+  {
+    bookId: integer('book_id')
+      .primaryKey()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull(),
+    stage: text('stage', { enum: ['download', 'cleaning', 'splitting', 'saving'] }),
+    /** 0…1 over the whole fetch (download, cleaning, splitting, saving). */
+    progress: real('progress').notNull().default(0),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    attempts: integer('attempts').notNull().default(0),
+    /** Where the text came from (a URL or a file), and its size. */
+    source: text('source'),
+    bytes: integer('bytes'),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('book_texts_finished_idx').on(t.finishedAt),
+    index('book_texts_status_idx').on(t.status),
+  ],
+);
+
+export type BookTextRow = typeof bookTexts.$inferSelect;

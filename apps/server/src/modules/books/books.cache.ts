@@ -38,6 +38,12 @@ export class CatalogueCache {
     this.byUrl.clear();
   }
 
+  /** Forgets the answers whose key passes `test` (one book's page and chapters). */
+  forget(test: (key: string) => boolean): void {
+    for (const key of [...this.entries.keys()]) if (test(key)) this.entries.delete(key);
+    for (const key of [...this.pending.keys()]) if (test(key)) this.pending.delete(key);
+  }
+
   /** The answer already sent for exactly this URL (path and query string), if any. */
   getByUrl(url: string): CachedAnswer | undefined {
     return this.byUrl.get(url);

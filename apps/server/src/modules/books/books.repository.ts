@@ -657,3 +657,37 @@ export async function readCatalogueVersion(db: Db): Promise<number> {
     .where(eq(bookImports.status, 'done'));
   return row?.id ?? 0;
 }
+
+/** Books whose text was fetched after `since` (ISO time), oldest first. */
+export async function listBooksWithTextsSince(
+  db: Db,
+  since: string,
+): Promise<Array<{ url: string; finishedAt: string }>> {
+  const result = await queryRows<{ url: string; finished_at: string }>(
+    db,
+    sql`
+    SELECT b.url, to_char(t.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+      AS finished_at
+    FROM book_texts t JOIN books b ON b.id = t.book_id
+    WHERE t.status = 'done' AND t.finished_at > ${since}::timestamptz
+    ORDER BY t.finished_at LIMIT 1000`,
+  );
+  return result.map((r) => ({ url: r.url, finishedAt: r.finished_at }));
+}
+
+/** The time of the newest text fetch (ISO), or the epoch. */
+export async function latestTextFinishedAt(db: Db): Promise<string> {
+  const result = await queryRows<{ at: string | null }>(
+    db,
+    sql`
+    SELECT to_char(max(finished_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
+    FROM book_texts`,
+  );
+  return result[0]?.at ?? '1970-01-01T00:00:00.000Z';
+}
+
+/** The rows of a raw query (PGlite and node-postgres both answer `{ rows }`). */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows?: T[] };
+  return result.rows ?? [];
+}

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BookTextAnswerSchema,
   BookAnswerSchema,
   BooksAnswerSchema,
   BooksQuerySchema,
@@ -11,12 +12,17 @@ import {
   ChapterAnswerSchema,
   ChapterQuerySchema,
 } from '@chapterwise/shared';
+import { perIp } from '../../lib/rate-limit.js';
+import { createTextSource } from '../../providers/texts/index.js';
 import { matchesEtag, type CachedAnswer } from './books.cache.js';
 import { BooksService } from './books.service.js';
+import { BOOK_TEXT_QUEUE, BookTextsService } from './texts/book-texts.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     books: BooksService;
+    /** Texts fetched on demand; `bookTexts.events` emits `chapters-changed` (decision 014). */
+    bookTexts: BookTextsService;
   }
 }
 
@@ -65,12 +71,29 @@ export const booksRoutes = fp(
     service.onCatalogueChange = () => app.changes.publishLocal('catalogue');
     app.addHook('onReady', () => service.start());
     app.addHook('onClose', async () => service.stop());
+
+    const texts = new BookTextsService({
+      db: app.db,
+      source: createTextSource(app.config),
+      jobs: app.jobs,
+      log: app.log,
+    });
+    app.decorate('bookTexts', texts);
+    // A text fetched here: every instance's caches of that book go at once (ChangeBus); the
+    // periodic check also finds texts fetched elsewhere, should a notification be lost.
+    texts.events.on('chapters-changed', ({ url }) => app.changes.publish(`book:${url}`));
+    service.onBookChange = (url) => app.changes.publishLocal(`book:${url}`);
+    app.jobs.define<{ bookId: number }>(BOOK_TEXT_QUEUE, (data) => texts.run(data.bookId), {
+      batchSize: 1,
+    });
+    app.addHook('onClose', () => texts.idle());
     app.sitemaps.add({
       name: 'books',
       pageCount: () => service.sitemapPageCount(),
       paths: (page) => service.sitemapPaths(page),
     });
     await app.register(catalogueRoutes(service), { prefix: options.prefix ?? '/api/v1' });
+    await app.register(textRoutes(texts), { prefix: options.prefix ?? '/api/v1' });
   },
   { name: 'books', dependencies: ['db', 'sitemap'] },
 );
@@ -175,6 +198,46 @@ const catalogueRoutes = (service: BooksService): FastifyPluginAsyncZod =>
         if (matchesEtag(request.headers['if-none-match'], cover.etag))
           return reply.code(304).send();
         return reply.type('image/jpeg').send(cover.jpeg);
+      },
+    );
+  };
+
+/** Texts on demand: the state of a book's text, and "Try again". Never cached. */
+const textRoutes = (texts: BookTextsService): FastifyPluginAsyncZod =>
+  async function bookTexts(app) {
+    app.get(
+      '/getgutenbergbooktext',
+      {
+        schema: {
+          tags: ['books'],
+          summary:
+            'The state of a book’s text; asks for it when the book has no chapters yet (fetched in the background)',
+          querystring: BookUrlQuerySchema,
+          response: { 200: BookTextAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const state = await texts.requestByUrl(request.query.url);
+        reply.header('cache-control', 'no-store');
+        return { data: state };
+      },
+    );
+
+    app.post(
+      '/fetchgutenbergbooktext',
+      {
+        schema: {
+          tags: ['books'],
+          summary: 'Try again: asks for a book’s text after a failure',
+          body: BookUrlQuerySchema,
+          response: { 200: BookTextAnswerSchema },
+        },
+        config: { rateLimit: perIp({ max: 30, minutes: 10 }, app.config.rateLimitScale) },
+      },
+      async (request, reply) => {
+        const state = await texts.requestByUrl(request.body.url, { manual: true });
+        reply.header('cache-control', 'no-store');
+        return { data: state };
       },
     );
   };

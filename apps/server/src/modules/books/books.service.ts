@@ -23,6 +23,8 @@ import {
   listBooks,
   listChapterSummaries,
   readCatalogueVersion,
+  listBooksWithTextsSince,
+  latestTextFinishedAt,
   searchBooks,
   searchBooksFuzzy,
   similarWords,
@@ -56,6 +58,7 @@ export class BooksService {
 
   /** Reads the catalogue version now and then every VERSION_CHECK_MS. */
   async start(): Promise<void> {
+    this.textsSeenAt = await latestTextFinishedAt(this.db);
     await this.refreshVersion();
     // In the background: readiness does not wait for it.
     void warmSearch(this.db).catch(() => {});
@@ -70,7 +73,34 @@ export class BooksService {
   /** Drops the cached answers when the catalogue changed (called after an import too). */
   async refreshVersion(): Promise<void> {
     if (this.cache.setVersion(await readCatalogueVersion(this.db))) this.onCatalogueChange?.();
+    // Texts fetched by any instance since the last look: their books' answers go.
+    const since = this.textsSeenAt;
+    const changed = await listBooksWithTextsSince(this.db, since);
+    for (const book of changed) {
+      this.forgetBook(book.url);
+      if (book.finishedAt > this.textsSeenAt) this.textsSeenAt = book.finishedAt;
+    }
   }
+
+  /** The newest text fetch seen (an ISO time from the database's clock). */
+  private textsSeenAt = '1970-01-01T00:00:00.000Z';
+
+  /**
+   * Forgets the cached answers of one book (its page and chapters) after its chapters changed.
+   * List answers carry chapter counts too; they follow at the next catalogue version.
+   */
+  forgetBook(url: string): void {
+    const book = JSON.stringify(['book', url]);
+    const chapter = JSON.stringify(['chapter', url]).slice(0, -1) + ',';
+    this.cache.forget((key) => key === book || key.startsWith(chapter));
+    this.onBookChange?.(url);
+  }
+
+  /**
+   * Called when one book's chapters changed (its text was fetched here or on another
+   * instance): pages showing that book go.
+   */
+  onBookChange: ((url: string) => void) | undefined;
 
   /** Called when a version check finds the catalogue changed (pages showing it go). */
   onCatalogueChange: (() => void) | undefined;

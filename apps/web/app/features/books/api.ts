@@ -6,6 +6,7 @@ import {
   type BookSort,
   type BooksAnswer,
   type BookSubjectsAnswer,
+  type BookTextAnswer,
   type ChapterAnswer,
 } from '@chapterwise/shared';
 import { apiRequest } from '../../lib/api';
@@ -117,3 +118,24 @@ export function formatGrade(grade: number | null | undefined): string {
 }
 
 export const numberFormat = new Intl.NumberFormat('en-US');
+
+/**
+ * `GET /getgutenbergbooktext`: where the book's text stands; asks for it when the book has no
+ * chapters yet (called from the browser only, so crawlers reading the page fetch nothing).
+ */
+export function fetchBookText(url: string, signal?: AbortSignal): Promise<BookTextAnswer> {
+  return apiRequest<BookTextAnswer>('/getgutenbergbooktext', {
+    query: { url },
+    auth: false,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** `POST /fetchgutenbergbooktext`: "Try again" after a failure. */
+export function retryBookText(url: string): Promise<BookTextAnswer> {
+  return apiRequest<BookTextAnswer>('/fetchgutenbergbooktext', {
+    method: 'POST',
+    body: { url },
+    auth: false,
+  });
+}

@@ -21,10 +21,8 @@ import {
   upsertBooks,
   upsertCover,
 } from '../books.repository.js';
-import { splitChapters } from '../text/chapters.js';
-import { stripGutenbergText } from '../text/gutenberg-text.js';
+import { prepareText } from '../text/prepare.js';
 import { authorSlug, normalizeForSearch, titleKeys, titleSlug } from '../text/normalize.js';
-import { fleschKincaidGrade, measureText, readingMinutes } from '../text/readability.js';
 import { mapSubjects, subjectSlug } from './subject-map.js';
 import {
   findSourceFile,
@@ -384,36 +382,9 @@ async function importText(
   file: string,
   title: string | undefined,
 ): Promise<number> {
-  const body = stripGutenbergText(readSourceText(file));
-  const chapters = splitChapters(body, title ?? 'Full text').map((c) => {
-    const stats = measureText(c.text);
-    return {
-      ...c,
-      wordCount: stats.wordCount,
-      readingMinutes: readingMinutes(stats.wordCount),
-      readingGrade: fleschKincaidGrade(stats),
-      stats,
-    };
-  });
+  const { chapters, totals } = prepareText(readSourceText(file), title ?? 'Full text');
   if (chapters.length === 0) return 0;
-  const total = chapters.reduce(
-    (sum, c) => ({
-      wordCount: sum.wordCount + c.stats.wordCount,
-      sentenceCount: sum.sentenceCount + c.stats.sentenceCount,
-      syllableCount: sum.syllableCount + c.stats.syllableCount,
-    }),
-    { wordCount: 0, sentenceCount: 0, syllableCount: 0 },
-  );
-  await replaceChapters(
-    db,
-    id,
-    chapters.map(({ stats: _stats, ...c }) => c),
-    {
-      wordCount: total.wordCount,
-      readingMinutes: readingMinutes(total.wordCount),
-      readingGrade: fleschKincaidGrade(total),
-    },
-  );
+  await replaceChapters(db, id, chapters, totals);
   return chapters.length;
 }
 

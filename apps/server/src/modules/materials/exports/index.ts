@@ -5,6 +5,7 @@ import { aiken } from './formats/aiken.js';
 import { blackboard } from './formats/blackboard.js';
 import { blooket, gimkit, kahoot, wayground } from './formats/games.js';
 import { gift } from './formats/gift.js';
+import { pdf } from './formats/pdf.js';
 import { qti } from './formats/qti.js';
 import { quizlet } from './formats/quizlet.js';
 import { text, word } from './formats/word.js';
@@ -17,6 +18,7 @@ export type { ExportCopy, ExportInput, ExportResult, Exporter } from './common.j
  */
 export const EXPORTERS: Partial<Record<ExportFormatId, Exporter>> = {
   docx: word,
+  pdf,
   txt: text,
   gift,
   aiken,
