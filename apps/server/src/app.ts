@@ -17,6 +17,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/queue.js';
 import { ChangeBus } from './lib/changes.js';
+import { postgresRateLimitStore, pruneRateLimits } from './lib/rate-limit-store.js';
 import { etagMatches, PageCache, strongEtag } from './lib/page-cache.js';
 import { blogRoutes } from './modules/blog/blog.routes.js';
 import { booksRoutes } from './modules/books/books.routes.js';
@@ -50,6 +51,8 @@ declare module 'fastify' {
     jobs: JobQueue;
     /** Tells every instance what changed (caches listen); see lib/changes.ts. */
     changes: ChangeBus;
+    /** `draining`: shutting down, /readyz answers 503. */
+    lifecycle: { draining: boolean };
   }
 }
 
@@ -65,6 +68,11 @@ export interface BuildAppOptions {
   billing?: RegisterBillingOptions;
   /** The assistant's engine instead of the config's (tests). */
   assistantEngine?: AssistantEngine;
+  /**
+   * With JOBS_ENABLED=false, still send jobs to the queue for worker instances to run (a
+   * web-only instance on PostgreSQL).
+   */
+  jobsSender?: boolean;
   /** The image studio's provider instead of the config's (tests). */
   imageProvider?: ImageProvider;
 }
@@ -81,6 +89,9 @@ export function serializeRequest(request: FastifyRequest) {
     remoteAddress: request.ip,
   };
 }
+
+/** 1 in this many answers from memory is logged. */
+const CACHED_LOG_SAMPLE = 100;
 
 const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
 
@@ -99,13 +110,35 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // One line per request (below) instead of Fastify's two.
+    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>();
+
+  // The request log: one line per answer with its status and time. Answers from memory (a
+  // cached page, a 304) are 1 in CACHED_LOG_SAMPLE of them (the line says so): a crawler's
+  // thousands of cached reads a second would otherwise spend more on logging than on answering.
+  let cachedSeen = 0;
+  app.addHook('onResponse', (request, reply, done) => {
+    const cached = reply.statusCode === 304 || reply.getHeader('x-page-cache') === 'hit';
+    if (cached && cachedSeen++ % CACHED_LOG_SAMPLE !== 0) return done();
+    request.log.info(
+      {
+        req: request,
+        res: { statusCode: reply.statusCode },
+        responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        ...(cached ? { sampled: CACHED_LOG_SAMPLE } : {}),
+      },
+      'request completed',
+    );
+    done();
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   const changes = new ChangeBus({ connectionString: database.connectionString, log: app.log });
   app.decorate('changes', changes);
+  app.decorate('lifecycle', { draining: false });
 
   const webMode = options.web ?? 'off';
   await app.register(securityPlugin, {
@@ -143,8 +176,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     encodings: ['br', 'gzip'],
     threshold: 1024,
   });
+  // With PostgreSQL every instance counts in one table; the embedded database has one process.
+  const sharedLimits = database.kind === 'postgres';
   await app.register(rateLimit, {
     global: false,
+    ...(sharedLimits ? { store: postgresRateLimitStore(database.executeSql) } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',
@@ -199,9 +235,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   app.addHook('onReady', () => changes.start());
+  if (sharedLimits) {
+    let prune: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      prune = setInterval(
+        () => void pruneRateLimits(database.executeSql).catch(() => {}),
+        10 * 60_000,
+      );
+      prune.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(prune));
+  }
   if (config.jobsEnabled) {
     app.addHook('onReady', async () => {
       await jobs.start();
+    });
+  } else if (options.jobsSender) {
+    app.addHook('onReady', async () => {
+      await jobs.start({ work: false });
     });
   }
   // Order matters on shutdown: let running jobs finish, then close the database.

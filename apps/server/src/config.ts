@@ -53,6 +53,10 @@ const EnvSchema = z.object({
   JOBS_ENABLED: booleanish.default(true),
   /** Load the sample books and blog posts on first start. */
   SEED_ON_START: booleanish.default(true),
+  /** Web processes sharing the port (Node cluster); more than 1 needs DATABASE_URL. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** Set by the cluster's primary for its web processes: migrations already ran. */
+  CW_MIGRATED: booleanish.default(false),
   /** Send mail through this SMTP server; without it mail is written to DATA_DIR/outbox. */
   SMTP_URL: z
     .string()
@@ -178,6 +182,9 @@ export interface Config {
   webBuildDir: string;
   jobsEnabled: boolean;
   seedOnStart: boolean;
+  webConcurrency: number;
+  /** Migrations were applied by the cluster's primary (its web processes skip them). */
+  migrated: boolean;
   mail: { smtpUrl: string | undefined; from: string };
   storage: StorageConfig;
   rateLimitScale: number;
@@ -332,6 +339,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : defaultWebBuildDir,
     jobsEnabled: e.JOBS_ENABLED,
     seedOnStart: e.SEED_ON_START,
+    webConcurrency: e.WEB_CONCURRENCY,
+    migrated: e.CW_MIGRATED,
     mail: {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? `${PRODUCT_NAME} <no-reply@${new URL(publicUrl).hostname}>`,

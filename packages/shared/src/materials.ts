@@ -121,9 +121,40 @@ const Text = z.string().trim().min(1).max(4000);
  */
 const EvidenceFound = z.boolean().optional();
 
+/**
+ * What a question's stem asks, set by the generator so the evaluation can count cloze items and
+ * the kinds of question a material uses: a sentence with a blank (cloze), who/what/when/where/how
+ * many (wh), why/cause, which happened first (sequence), which statement the text supports
+ * (supported), a word's meaning in context (vocab_context), an inference or discussion prompt,
+ * a true statement (tf_true), a false one made by swapping a fact (tf_swap) or negating
+ * (tf_negation), who says a line (speaker), a question about a topic or character (topic),
+ * matching words to meanings (match_meaning) or to sentences (match_sentence).
+ */
+export const QUESTION_FORMS = [
+  'cloze',
+  'wh',
+  'cause',
+  'sequence',
+  'supported',
+  'vocab_context',
+  'inference',
+  'discussion',
+  'tf_true',
+  'tf_swap',
+  'tf_negation',
+  'speaker',
+  'topic',
+  'match_meaning',
+  'match_sentence',
+  'match_speaker',
+] as const;
+export type QuestionForm = (typeof QUESTION_FORMS)[number];
+
 const QuestionBase = z.object({
   id: z.string().min(1).max(40),
   prompt: Text,
+  /** What the stem asks (see QUESTION_FORMS); optional, kept through edits. */
+  form: z.enum(QUESTION_FORMS).optional(),
   explanation: z.string().trim().max(2000).optional(),
   evidenceFound: EvidenceFound,
 });
@@ -260,6 +291,8 @@ export const MaterialDocumentSchema = z.object({
       engine: z.string().max(40),
       model: z.string().max(200).optional(),
       droppedQuestions: z.number().int().nonnegative().default(0),
+      /** Candidate distractors the validity gates turned down (local generator). */
+      distractorRejections: z.number().int().nonnegative().optional(),
       /** True when there was no reference text to check answers against. */
       unverified: z.boolean().default(false),
       notes: z.array(z.string().max(500)).max(10).default([]),

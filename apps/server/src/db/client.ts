@@ -20,6 +20,8 @@ export const MIGRATIONS_FOLDER = path.resolve(
   '../../src/db/migrations',
 );
 
+const MIGRATION_LOCK = 'chapterwise:migrations';
+
 /** Runs SQL for pg-boss: parameterised statements through `query`, scripts through `exec`. */
 export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
 
@@ -30,6 +32,11 @@ export interface Database {
   migrate(): Promise<void>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Runs `fn` unless another process holds the lock `name` (PostgreSQL advisory lock, held on
+   * one connection for the run): true when it ran. PGlite has one process: it always runs.
+   */
+  withLock(name: string, fn: () => Promise<void>): Promise<boolean>;
   close(): Promise<void>;
   /** Only for PGlite: the underlying instance (tests dump and clone it). */
   pglite?: PGlite;
@@ -65,8 +72,39 @@ async function openPostgres(connectionString: string, max: number): Promise<Data
     db,
     connectionString,
     executeSql: async (text, values) => pool.query(text, values as unknown[]),
-    migrate: () =>
-      migrateNodePg(drizzleNodePg({ client: pool }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    // Instances starting together queue on one advisory lock: the first applies the
+    // migrations, the others then find them applied (decision 023).
+    migrate: async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+        try {
+          await migrateNodePg(drizzleNodePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    withLock: async (name, fn) => {
+      const client = await pool.connect();
+      try {
+        const { rows } = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+          [name],
+        );
+        if (!rows[0]?.locked) return false;
+        try {
+          await fn();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+        }
+        return true;
+      } finally {
+        client.release();
+      }
+    },
     ping: async () => {
       try {
         await pool.query('select 1');
@@ -99,6 +137,10 @@ async function openPglite(dir: string | undefined, loadDataDir?: Blob | File): P
     },
     migrate: () =>
       migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    withLock: async (_name, fn) => {
+      await fn();
+      return true;
+    },
     ping: async () => {
       try {
         await client.query('select 1');

@@ -38,16 +38,23 @@ export class JobQueue {
     return this.started;
   }
 
-  async start(): Promise<void> {
+  /**
+   * Starts the queue. `work: false` (a web-only instance on PostgreSQL) only sends jobs: no
+   * workers, no maintenance or schedules, which the worker instances run.
+   */
+  async start(options: { work?: boolean } = {}): Promise<void> {
     if (this.started) return;
+    const work = options.work ?? true;
+    const roles = work ? {} : { supervise: false, schedule: false };
     const boss =
       this.database.kind === 'postgres'
-        ? new PgBoss({ connectionString: this.database.connectionString!, max: 4 })
-        : new PgBoss({ db: { executeSql: this.database.executeSql } });
+        ? new PgBoss({ connectionString: this.database.connectionString!, max: 4, ...roles })
+        : new PgBoss({ db: { executeSql: this.database.executeSql }, ...roles });
     boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
     await boss.start();
     for (const definition of this.definitions) {
       await boss.createQueue(definition.name);
+      if (!work) continue;
       await boss.work<never>(
         definition.name,
         { pollingIntervalSeconds: 0.5, ...definition.options },

@@ -45,3 +45,11 @@ export function longText(words: number): string {
     .join('')
     .trim();
 }
+
+/** A passage written for the generator's tests (fixtures/passages/NAME.txt). */
+export function passage(name: string): string {
+  return readFileSync(
+    path.join(import.meta.dirname, 'fixtures', 'passages', `${name}.txt`),
+    'utf8',
+  );
+}

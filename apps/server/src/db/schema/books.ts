@@ -71,7 +71,7 @@ export const books = pgTable(
     wordCount: integer('word_count'),
     readingMinutes: integer('reading_minutes'),
     readingGrade: real('reading_grade'),
-    /** Whether the book has chapters: kept by a trigger on book_chapters (migration 0011). */
+    /** Whether the book has chapters: kept by a trigger on book_chapters (migration 0012). */
     hasText: boolean('has_text').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -67,9 +67,11 @@ export async function registerBilling(
     await app.register(localPaymentRoutes(service), { prefix: '/api/v1' });
     if (app.config.jobsEnabled) {
       let timer: NodeJS.Timeout | undefined;
+      // One instance at a time runs the clock (an advisory lock on PostgreSQL); its updates
+      // are conditional, so a tick that finds nothing to do changes nothing.
       const tick = () =>
-        void service
-          .runLocalClock()
+        void app.database
+          .withLock('chapterwise:billing-clock', () => service.runLocalClock().then(() => {}))
           .catch((error: unknown) => app.log.error({ err: error }, 'local billing clock failed'));
       app.addHook('onReady', async () => {
         timer = setInterval(tick, LOCAL_CLOCK_INTERVAL_MS);

@@ -11,7 +11,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ status: 'ok' as const }),
   );
 
+  // Load balancers: 503 while shutting down (send no more requests here) or while the database
+  // does not answer (recovers by itself when it does again). Migrations run before listening.
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    if (app.lifecycle.draining) {
+      return reply.status(503).send({ errors: { message: 'Shutting down.', code: 'UNAVAILABLE' } });
+    }
     const ready = await app.database.ping();
     if (!ready) {
       return reply

@@ -47,9 +47,10 @@ export async function registerMaterials(
 
   if (config.jobsEnabled) {
     let timer: NodeJS.Timeout | undefined;
+    // One instance at a time sweeps (an advisory lock on PostgreSQL).
     const sweep = () =>
-      service
-        .recoverStalled()
+      app.database
+        .withLock('chapterwise:materials-sweep', () => service.recoverStalled().then(() => {}))
         .catch((error: unknown) => app.log.error({ err: error }, 'materials sweep failed'));
     app.addHook('onReady', async () => {
       // The first sweep runs as soon as the queue has started (its hook runs after this one).

@@ -36,7 +36,7 @@ export function withoutArticle(normalised: string): string {
 /**
  * The keys exact-title search compares (see decision 015): the whole title and the title
  * before its first ';' or ':' ("Frankenstein; Or, The Modern Prometheus" → "frankenstein"),
- * normalised, without a leading The/A/An. Migration 0011 computes the same in SQL for
+ * normalised, without a leading The/A/An. Migration 0012 computes the same in SQL for
  * catalogues imported before it.
  */
 export function titleKeys(title: string): { titleKey: string; shortKey: string } {

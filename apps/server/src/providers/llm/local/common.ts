@@ -13,6 +13,8 @@ export interface WriterContext {
   usedSentences: Set<number>;
   /** Answers already used (normalised), so two questions do not share a key. */
   usedAnswers: Set<string>;
+  /** What the validity gates turned down (reported in the document's generator info). */
+  stats?: { distractorRejections: number };
 }
 
 /** A small seeded generator (mulberry32): the same request gives the same material. */

@@ -35,6 +35,7 @@ export class LocalAdapter implements GeneratorAdapter {
       ),
       usedSentences: new Set(),
       usedAnswers: new Set(),
+      stats: { distractorRejections: 0 },
     };
 
     const matchingCount = plan.counts.matching ?? 0;
@@ -93,7 +94,13 @@ export class LocalAdapter implements GeneratorAdapter {
       sections,
       vocabulary,
       ...(lesson ? { lesson } : {}),
-      generator: { engine: 'local', droppedQuestions: 0, unverified: false, notes: [] },
+      generator: {
+        engine: 'local',
+        droppedQuestions: 0,
+        distractorRejections: ctx.stats?.distractorRejections ?? 0,
+        unverified: false,
+        notes: [],
+      },
     };
     return { document, reserve, exitTicketReserve };
   }

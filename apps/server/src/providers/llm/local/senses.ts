@@ -1,0 +1,305 @@
+import type { Analysis, Sentence } from './analyse.js';
+import { familiarStems } from './familiar.js';
+import { senseTagCounts, sensesOf, synsetAt, type Synset, type WordNetPos } from './wordnet.js';
+
+/**
+ * Which sense of a word the passage means, or none when it is not clear: extended Lesk over
+ * the passage (each sense's definition, examples and synonyms, with those of its hypernyms,
+ * hyponyms, parts and wholes and topic, weighed against the words of the sentences around the
+ * word and of the whole passage), a prior from how often WordNet's corpus uses each sense,
+ * and a margin the best sense must win by. Also the passage's own definitions ("A glacier is
+ * a huge mass of ice …", "a thin layer called the cambium"), which come first.
+ */
+
+const STOP = new Set(
+  (
+    'a an the of to in on at for with from by as and or but is are was were be been being it its ' +
+    'that this which who whom what used having has have had not no any some one something someone ' +
+    'especially usually often very into out up down over under than then there their they them ' +
+    'he she his her him you your we our us can could would should will may might must do does did ' +
+    'such more most other another each every all also only about after before when where while ' +
+    'how why thing things make made way ways part parts kind form give given take new old many much'
+  ).split(' '),
+);
+
+/** A crude stem so "electrons", "electron" and "electronic" meet, and "trees" meets "tree". */
+export function stem(word: string): string {
+  return word
+    .toLowerCase()
+    .replace(/(?:ies)$/, 'y')
+    .replace(/(?:ing|ed|es|s|ic|al|ical)$/, '')
+    .replace(/(.)\1$/, '$1')
+    .replace(/(?<=..)e$/, '');
+}
+
+function stems(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length > 2 && !STOP.has(w))
+    .map(stem)
+    .filter((w) => w.length > 2);
+}
+
+let everyday: Set<string> | undefined;
+
+const stemCache = new WeakMap<Sentence, string[]>();
+function sentenceStems(s: Sentence): string[] {
+  let out = stemCache.get(s);
+  if (!out) {
+    out = stems(s.text);
+    stemCache.set(s, out);
+  }
+  return out;
+}
+
+const passageBags = new WeakMap<Analysis, Map<string, number>>();
+
+/** Every content word of the passage (stemmed) with its count. */
+export function passageBag(analysis: Analysis): Map<string, number> {
+  let bag = passageBags.get(analysis);
+  if (!bag) {
+    bag = new Map();
+    for (const s of analysis.sentences)
+      for (const t of s.tokens) {
+        if (t.stop || !/^[A-Za-z]/.test(t.value)) continue;
+        for (const w of stems(t.lemma)) bag.set(w, (bag.get(w) ?? 0) + 1);
+      }
+    passageBags.set(analysis, bag);
+  }
+  return bag;
+}
+
+const POS_CODES: Record<string, WordNetPos> = {
+  n: 'noun',
+  v: 'verb',
+  a: 'adj',
+  s: 'adj',
+  r: 'adv',
+};
+// Hypernyms, hyponyms, instances, parts and wholes, topic domain, similar adjectives, derivations.
+const RELATED = new Set(['@', '@i', '~', '~i', '%p', '%m', '%s', '#p', '#m', '#s', ';c', '&', '+']);
+
+const signatures = new Map<string, Map<string, number>>();
+
+/**
+ * The words of a sense (weight 1) and of the senses around it (weight ½: a hyponym's words
+ * hint at the sense, they do not define it).
+ */
+function signatureOf(sense: Synset, lemma: string): Map<string, number> {
+  const key = `${sense.pos}:${sense.offset}`;
+  let sig = signatures.get(key);
+  if (sig) return sig;
+  sig = new Map();
+  const related: string[] = [];
+  let n = 0;
+  for (const p of sense.pointers) {
+    if (!RELATED.has(p.symbol) || n >= 10) continue;
+    const other = synsetAt(p.offset, POS_CODES[p.pos] ?? sense.pos);
+    if (!other) continue;
+    n += 1;
+    related.push(other.definition, ...other.words);
+  }
+  for (const w of stems(related.join(' '))) sig.set(w, 0.5);
+  for (const w of stems([sense.definition, ...sense.examples, ...sense.words].join(' ')))
+    sig.set(w, 1);
+  sig.delete(stem(lemma));
+  for (const w of lemma.split(/\s+/)) sig.delete(stem(w));
+  signatures.set(key, sig);
+  return sig;
+}
+
+export interface SenseChoice {
+  sense: Synset;
+  score: number;
+  /** Best score minus the runner-up's. */
+  margin: number;
+}
+
+/**
+ * The sense of `lemma` the passage means, or null when no sense wins with margin.
+ * `sentences` are where the word occurs (their words and their neighbours' weigh most).
+ */
+export function chooseSense(
+  lemma: string,
+  pos: WordNetPos,
+  analysis: Analysis,
+  sentences: Sentence[],
+): SenseChoice | null {
+  // A sense WordNet writes with a capital ("Red Cross") is a name, not what a lower-case word means.
+  const key = lemma.toLowerCase();
+  const senses = sensesOf(lemma, pos)
+    .slice(0, 12)
+    .filter((s) => !s.words.some((w) => w.toLowerCase() === key && w !== key));
+  if (senses.length === 0) return null;
+  const counts = senseTagCounts(lemma, pos);
+  const totalTags = [...counts.values()].reduce((a, b) => a + b, 0);
+  const near = new Map<string, number>();
+  const byIndex = analysis.sentences;
+  for (const s of sentences.slice(0, 12)) {
+    for (let i = Math.max(0, s.index - 1); i <= Math.min(byIndex.length - 1, s.index + 1); i++) {
+      const weight = i === s.index ? 2 : 1;
+      for (const w of sentenceStems(byIndex[i]!)) near.set(w, Math.max(near.get(w) ?? 0, weight));
+    }
+  }
+  const whole = passageBag(analysis);
+  everyday ??= familiarStems(stem);
+  const own = new Set([stem(lemma), ...lemma.split(/\s+/).map(stem)]);
+  const scored = senses.map((sense, rank) => {
+    const sig = signatureOf(sense, lemma);
+    let overlap = 0;
+    let matched = 0;
+    for (const [w, strength] of sig) {
+      if (own.has(w)) continue;
+      const local = near.get(w) ?? 0;
+      const global = whole.get(w) ?? 0;
+      if (!local && !global) continue;
+      // Everyday words ("work", "idea") say little about which sense is meant.
+      const weight = (everyday?.has(w) ? 0.3 : 1) * strength;
+      matched += 1;
+      overlap += weight * (local + Math.min(2, Math.log2(1 + global) / 2));
+    }
+    // A restricted sense ("(law)", "(of personal property …)") needs its field in the passage.
+    const restriction = /^\(([^)]*)\)/.exec(sense.definition)?.[1];
+    if (restriction && !stems(restriction).some((w) => near.has(w) || whole.has(w))) overlap -= 1.5;
+    const tags = counts.get(sense.offset) ?? 0;
+    // How often WordNet's corpus uses each sense, trusted as far as it counted (a few tags say little).
+    const prior =
+      totalTags > 0 ? ((2 * tags) / totalTags) * Math.min(1, totalTags / 10) : rank === 0 ? 0.5 : 0;
+    // A sense the word heads ("pirate, buccaneer, sea robber") is its plain meaning; one where it
+    // is a late synonym ("plagiarist, plagiarizer, literary pirate, pirate") is figurative.
+    const heads = sense.words[0]?.toLowerCase() === lemma.toLowerCase();
+    const head = heads ? 0.6 : 0;
+    return {
+      sense,
+      overlap,
+      matched,
+      heads,
+      share: totalTags > 0 ? tags / totalTags : 0,
+      tags,
+      score: overlap + prior + head,
+    };
+  });
+  scored.sort((a, b) => b.score - a.score);
+  const best = scored[0]!;
+  const second = scored[1];
+  if (!second) return { sense: best.sense, score: best.score, margin: Infinity };
+  // The passage must speak for the sense, unless it is by far the word's usual one.
+  const dominant = best.share >= 0.75 && best.tags >= 4;
+  const margin = best.score - second.score;
+  // The plain meaning against figurative ones, with the passage on its side.
+  const plain = best.heads && !second.heads && best.overlap > second.overlap && margin >= 0.5;
+  if (plain) return { sense: best.sense, score: best.score, margin };
+  // Evidence is two or more telling words, not one ("object" does not make "strand" a necklace).
+  if ((best.overlap < 1.5 || best.matched < 2) && !dominant) return null;
+  // Clear when it wins by a point and a half, or by a third of its own score when that is more.
+  if (margin < Math.max(1.5, best.score / 3)) return null;
+  return { sense: best.sense, score: best.score, margin };
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The passage's own definitions                                                             */
+/* ---------------------------------------------------------------------------------------- */
+
+export interface PassageDefinition {
+  /** The term as the passage writes it ("glacier", "static electricity", "moraines"). */
+  term: string;
+  definition: string;
+  sentence: Sentence;
+}
+
+const ANAPHORIC = /^(?:this|that|these|those|it|they|such)\b/i;
+const WORD = "[a-z][a-z'-]*";
+const TERM = `(${WORD}(?: ${WORD}){0,2})`;
+
+function trimDefinition(text: string): string | null {
+  let d = text
+    .replace(/\s*[,;:]\s*(?:and|but|so|while|which|because)\b.*$/i, '')
+    .replace(/\s*[;:].*$/, '')
+    .replace(/[.!?,]+$/, '')
+    .trim();
+  if (ANAPHORIC.test(d)) {
+    d = d.replace(ANAPHORIC, 'the');
+    if (d.split(/\s+/).length < 4) return null;
+  }
+  const words = d.split(/\s+/).length;
+  if (words < 2 || words > 22) return null;
+  return d;
+}
+
+const definitionCache = new WeakMap<Analysis, Map<string, PassageDefinition>>();
+
+/**
+ * Definitions the passage gives itself, by term (lower case): "A glacier is a huge mass of
+ * ice that moves …", "This build-up of charge … is called static electricity", "a thin layer
+ * called the cambium", "the cambium, or growing layer,", "the cambium, a thin layer of cells,".
+ */
+export function passageDefinitions(analysis: Analysis): Map<string, PassageDefinition> {
+  const cached = definitionCache.get(analysis);
+  if (cached) return cached;
+  const out = new Map<string, PassageDefinition>();
+  const add = (term: string, definition: string | null, sentence: Sentence) => {
+    const t = term.toLowerCase().trim();
+    if (!definition || out.has(t) || STOP.has(t)) return;
+    if (new RegExp(`\\b${t.replace(/[^a-z ]/g, '')}`, 'i').test(definition)) return;
+    out.set(t, { term: t, definition, sentence });
+  };
+  for (const s of analysis.sentences) {
+    const text = s.text;
+    if (s.words > 45 || s.hasQuotes) continue;
+    // "A glacier is a huge mass of ice that moves slowly over land."
+    let m = new RegExp(`^(?:an? |the )?${TERM} is ((?:an?|the) .+)$`).exec(
+      text.charAt(0).toLowerCase() + text.slice(1),
+    );
+    if (m && !/^the (?:first|last|most|best|only|same)\b/.test(m[2]!))
+      add(m[1]!, trimDefinition(m[2]!), s);
+    // "This build-up of charge on the surface of an object is called static electricity."
+    m = new RegExp(`^(.+?) (?:is|are) (?:called|known as) (?:an? |the )?${TERM}[.!]$`).exec(text);
+    if (m && !/,/.test(m[1]!)) add(m[2]!, trimDefinition(m[1]!), s);
+    // "a thin layer called the cambium", "piles of rock and soil called moraines"
+    s.tokens.forEach((token, i) => {
+      if (token.normal !== 'called' || i < 2) return;
+      const after = s.tokens.slice(i + 1).filter((t) => t.pos !== 'DET');
+      const term = after[0];
+      if (!term || (term.pos !== 'NOUN' && term.pos !== 'ADJ') || !/^[a-z]/.test(term.value))
+        return;
+      // A two-word term when WordNet-like ("static electricity"): the next noun joins it.
+      const next = after[1];
+      const termText =
+        next && next.pos === 'NOUN' && /^[a-z]/.test(next.value) && next.start === term.end + 1
+          ? `${term.value} ${next.value}`
+          : term.value;
+      let j = i - 1;
+      let opened = -1;
+      while (j >= 0) {
+        const t = s.tokens[j]!;
+        const ok =
+          ['ADJ', 'NOUN', 'NUM'].includes(t.pos) ||
+          (t.pos === 'DET' && /^(?:an?|the|some)$/i.test(t.value)) ||
+          (t.pos === 'ADP' && t.normal === 'of') ||
+          (t.pos === 'CCONJ' && /^(?:and|or)$/.test(t.normal)) ||
+          t.value === '-';
+        if (!ok) break;
+        opened = j;
+        if (t.pos === 'DET') break;
+        j -= 1;
+      }
+      if (opened < 0 || opened === i) return;
+      const np = text
+        .slice(s.tokens[opened]!.start, token.start)
+        .trim()
+        .replace(/^(?:of|and|or)\s+/, '');
+      if (!/\b[a-z]+\b/.test(np) || s.tokens[i - 1]!.pos !== 'NOUN') return;
+      add(termText, trimDefinition(np), s);
+    });
+    // "the cambium, or growing layer," and "the cambium, a thin layer of living cells,"
+    for (const c of text.matchAll(
+      new RegExp(`\\b(?:the|an?) ${TERM}, (or [a-z ]{3,40}|(?:an?) [a-z ]{3,60}), `, 'g'),
+    )) {
+      const def = c[2]!.replace(/^or /, '');
+      add(c[1]!, trimDefinition(def), s);
+    }
+  }
+  definitionCache.set(analysis, out);
+  return out;
+}

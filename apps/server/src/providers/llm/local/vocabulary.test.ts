@@ -1,0 +1,217 @@
+import { describe, expect, it } from 'vitest';
+import { passage } from '../../../test/chapters.js';
+import { ReferenceIndex } from '../quality.js';
+import { buildPlan } from '../plan.js';
+import { createInProcessLocalGenerator } from '../index.js';
+import { analyse } from './analyse.js';
+import { seededRandom, type WriterContext } from './common.js';
+import { chooseSense, passageDefinitions } from './senses.js';
+import {
+  agreedPos,
+  chooseGloss,
+  textGrade,
+  tidyDefinition,
+  writeVocabulary,
+} from './vocabulary.js';
+import { cleanGloss } from './wordnet.js';
+
+function context(text: string, grade = '7th Grade (Year 8)', type = 'Worksheet'): WriterContext {
+  const request = {
+    name: 'Test',
+    subject: 'English',
+    grade,
+    type,
+    referenceText: text,
+    descriptionText: '',
+  };
+  return {
+    analysis: analyse(text),
+    plan: buildPlan(request),
+    reference: new ReferenceIndex(text),
+    random: seededRandom('test'),
+    usedSentences: new Set(),
+    usedAnswers: new Set(),
+  };
+}
+
+function senseOf(lemma: string, text: string, pos: 'noun' | 'verb' | 'adj' = 'noun') {
+  const analysis = analyse(text);
+  const sentences = analysis.sentences.filter((s) =>
+    s.tokens.some((t) => t.lemma.toLowerCase() === lemma || t.normal === lemma),
+  );
+  return chooseSense(lemma, pos, analysis, sentences);
+}
+
+describe('vocabulary: part of speech', () => {
+  it('reads "movable" in "movable metal type" as an adjective, never the noun "personal property"', () => {
+    const s = analyse('His great idea was movable metal type. It changed how books were made.')
+      .sentences[0]!;
+    const token = s.tokens.find((t) => t.value === 'movable')!;
+    expect(agreedPos(s, token)).toBe('ADJ');
+    const items = writeVocabulary(context(passage('printing')), 12);
+    const movable = items.find((v) => v.term === 'movable');
+    if (movable) expect(movable.partOfSpeech).toBe('adjective');
+    expect(items.map((v) => v.definition).join(' | ')).not.toMatch(/personal|real property/);
+  });
+
+  it('defines "printing press" as one entry, not "printing" as all the copies printed at one time', () => {
+    const items = writeVocabulary(context(passage('printing')), 12);
+    const press = items.find((v) => v.term === 'printing press');
+    expect(press?.partOfSpeech).toBe('noun');
+    expect(press?.definition).toMatch(/machine/);
+    expect(items.some((v) => v.term === 'printing')).toBe(false);
+    expect(items.map((v) => v.definition).join(' | ')).not.toMatch(/copies of a work/);
+  });
+
+  it('skips a word the taggers cannot agree on ("anchor" used as a verb and read as a noun)', () => {
+    const items = writeVocabulary(context(passage('trees')), 12);
+    expect(items.find((v) => v.term === 'anchor')).toBeUndefined();
+  });
+});
+
+describe('vocabulary: word sense over the whole passage', () => {
+  it('"bark" in a text about trees is the covering of a tree, not a dog\'s sound', () => {
+    const choice = senseOf('bark', passage('trees'));
+    expect(choice?.sense.definition).toMatch(/covering of the woody stems/);
+    const dog = senseOf(
+      'bark',
+      'The dog would bark at every stranger. Its loud bark woke the whole street, and the puppy yapped and howled like its mother the hound.',
+    );
+    expect(dog?.sense.definition ?? '').not.toMatch(/covering/);
+  });
+
+  it('"charge" in a text about electricity is electric charge, not an accusation', () => {
+    const choice = senseOf('charge', passage('electricity'));
+    expect(choice?.sense.definition).toMatch(/electricity/);
+    expect(choice?.sense.definition).not.toMatch(/guilty|accus/);
+  });
+
+  it('"pirate" in a text about pirates stays a sea robber, not a plagiarist', () => {
+    const text =
+      'The pirate sailed his ship across the sea and robbed the merchant vessels. ' +
+      'Every pirate of the Caribbean feared the navy, which hunted them from island to island. ' +
+      'The crew buried the stolen gold on a beach and drew a map.';
+    const choice = senseOf('pirate', text);
+    expect(choice?.sense.definition).toMatch(/robs at sea/);
+  });
+
+  it('skips a word when no sense wins with margin ("rare" books, "invention")', () => {
+    expect(senseOf('rare', passage('printing'), 'adj')).toBeNull();
+    expect(senseOf('invention', passage('printing'))).toBeNull();
+    expect(senseOf('strand', passage('electricity'))).toBeNull();
+  });
+
+  it("takes the passage's own definitions first", () => {
+    const trees = passageDefinitions(analyse(passage('trees')));
+    expect(trees.get('bark')?.definition).toBe("the tree's protective covering");
+    expect(trees.get('cambium')?.definition).toBe('a thin layer');
+    expect(trees.get('trunk')?.definition).toBe('a woody stem');
+    const ice = passageDefinitions(analyse(passage('glaciers')));
+    expect(ice.get('glacier')?.definition).toBe('a huge mass of ice that moves slowly over land');
+    expect(ice.get('moraines')?.definition).toBe('piles of rock and soil');
+    const electricity = passageDefinitions(analyse(passage('electricity')));
+    expect(electricity.get('static electricity')?.definition).toBe(
+      'the build-up of charge on the surface of an object',
+    );
+    const items = writeVocabulary(context(passage('glaciers')), 8);
+    expect(items.find((v) => v.term === 'glacier')?.definition).toBe(
+      'a huge mass of ice that moves slowly over land',
+    );
+  });
+});
+
+describe('vocabulary: clean glosses at the grade', () => {
+  it('drops quoted examples and the authors they are credited to', () => {
+    expect(
+      cleanGloss(
+        'complete change in character or condition; "the permutations...taking place in the physical world"- Henry Miller',
+      ),
+    ).toBe('complete change in character or condition');
+    expect(
+      cleanGloss(
+        'an open clash between two opposing groups; "the harder the conflict the more glorious the triumph"--Thomas Paine; "police tried to control the battle"',
+      ),
+    ).toBe('an open clash between two opposing groups');
+    expect(
+      tidyDefinition('(botany) the usually underground organ that lacks buds; absorbs water'),
+    ).toBe('the usually underground organ that lacks buds');
+  });
+
+  it('never cuts a definition inside a word', () => {
+    const long =
+      'a mixture containing two or more metallic elements or metallic and nonmetallic elements usually fused together or dissolving into each other when molten';
+    expect(tidyDefinition(long)).toBe(
+      'a mixture containing two or more metallic elements or metallic and nonmetallic elements',
+    );
+  });
+
+  it('chooses the gloss that reads at the grade and skips a word whose only gloss is far above it', () => {
+    const easy = {
+      definition: 'a slowly moving mass of ice',
+      grade: textGrade('a slowly moving mass of ice'),
+      source: 'wordnet' as const,
+    };
+    const hard = {
+      definition:
+        'a formative one-cell layer of tissue between xylem and phloem responsible for secondary growth',
+      grade: 0,
+      source: 'wordnet' as const,
+    };
+    hard.grade = textGrade(hard.definition);
+    expect(chooseGloss([hard, easy], 4, 'glacier')).toBe(easy);
+    expect(chooseGloss([hard], 4, 'cambium')).toBeNull();
+    // A definition that uses the word itself teaches nothing.
+    expect(
+      chooseGloss(
+        [{ definition: 'having or showing special skill', grade: 3, source: 'wordnet' }],
+        7,
+        'skilled',
+      ),
+    ).toBeNull();
+  });
+
+  it('picks key terms, never everyday words such as "water" or "walking"', () => {
+    const text = `${passage('trees')}\n\nWalking through the forest, we saw water everywhere. Walking is good for you, and water is good for trees. The water ran down the walking path.`;
+    for (const grade of ['3rd Grade (Year 4)', '7th Grade (Year 8)', '11th Grade (Year 12)']) {
+      const ctx = context(text, grade);
+      const items = writeVocabulary(ctx, 10);
+      const terms = items.map((v) => v.term);
+      expect(terms).not.toContain('water');
+      expect(terms.some((t) => /^walk/.test(t))).toBe(false);
+      for (const v of items)
+        expect(textGrade(v.definition), `${v.term}: ${v.definition}`).toBeLessThanOrEqual(
+          Math.max(3, ctx.plan.level) + 3 + 2,
+        );
+    }
+    const terms = writeVocabulary(context(text), 10).map((v) => v.term);
+    expect(terms).toEqual(expect.arrayContaining(['bark', 'cambium']));
+  });
+
+  it('matching items use only words that passed these gates', async () => {
+    const generator = createInProcessLocalGenerator();
+    for (const name of ['printing', 'trees', 'electricity', 'glaciers']) {
+      const text = passage(name);
+      const document = await generator.generate({
+        name: 'Words',
+        subject: 'Science',
+        grade: '7th Grade (Year 8)',
+        type: 'Worksheet',
+        referenceText: text,
+        descriptionText: '2 matching questions, 5 vocabulary words',
+      });
+      const allowed = new Map(
+        writeVocabulary(context(text, '7th Grade (Year 8)', 'Worksheet'), 40).map((v) => [
+          v.term,
+          v.definition,
+        ]),
+      );
+      for (const section of document.sections)
+        for (const q of section.questions) {
+          if (q.kind !== 'matching' || q.prompt !== 'Match each word from the text to its meaning.')
+            continue;
+          for (const pair of q.pairs)
+            expect(allowed.get(pair.left)?.toLowerCase()).toBe(pair.right.toLowerCase());
+        }
+    }
+  });
+});
