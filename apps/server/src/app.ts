@@ -3,7 +3,9 @@ import path from 'node:path';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, {
+  LogController,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
@@ -93,6 +95,37 @@ export function serializeRequest(request: FastifyRequest) {
 /** 1 in this many answers from memory is logged. */
 const CACHED_LOG_SAMPLE = 100;
 
+/**
+ * The request log: one line per answer (Fastify writes two) with the request, status and time.
+ * Answers from memory (a cached page, a 304) are 1 in CACHED_LOG_SAMPLE of them, marked
+ * `sampled`: a crawler's thousands of cached reads a second would otherwise spend more on
+ * logging than on answering.
+ */
+class RequestLog extends LogController {
+  private cachedSeen = 0;
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) return super.requestCompleted(error, request, reply);
+    const cached = reply.statusCode === 304 || reply.getHeader('x-page-cache') === 'hit';
+    if (cached && this.cachedSeen++ % CACHED_LOG_SAMPLE !== 0) return;
+    request.log.info(
+      {
+        req: request,
+        res: reply,
+        responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        ...(cached ? { sampled: CACHED_LOG_SAMPLE } : {}),
+      },
+      'request completed',
+    );
+  }
+}
+
 const WEB_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
 
 /**
@@ -110,28 +143,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
-    // One line per request (below) instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new RequestLog(),
   }).withTypeProvider<ZodTypeProvider>();
-
-  // The request log: one line per answer with its status and time. Answers from memory (a
-  // cached page, a 304) are 1 in CACHED_LOG_SAMPLE of them (the line says so): a crawler's
-  // thousands of cached reads a second would otherwise spend more on logging than on answering.
-  let cachedSeen = 0;
-  app.addHook('onResponse', (request, reply, done) => {
-    const cached = reply.statusCode === 304 || reply.getHeader('x-page-cache') === 'hit';
-    if (cached && cachedSeen++ % CACHED_LOG_SAMPLE !== 0) return done();
-    request.log.info(
-      {
-        req: request,
-        res: { statusCode: reply.statusCode },
-        responseTime: Math.round(reply.elapsedTime * 10) / 10,
-        ...(cached ? { sampled: CACHED_LOG_SAMPLE } : {}),
-      },
-      'request completed',
-    );
-    done();
-  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

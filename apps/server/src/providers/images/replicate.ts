@@ -146,7 +146,8 @@ export class ReplicateImageProvider implements ImageProvider {
     const api = new URL(this.options.apiBase);
     const headers: Record<string, string> = {};
     // Files kept by Replicate's API need the token; delivery CDN addresses must not get it.
-    if (url.host === api.host && url.pathname.startsWith('/v1/files/')) headers.authorization = `Bearer ${this.options.apiToken}`;
+    if (url.host === api.host && url.pathname.startsWith('/v1/files/'))
+      headers.authorization = `Bearer ${this.options.apiToken}`;
     const response = await fetch(url, {
       headers,
       signal: signal

@@ -5,6 +5,7 @@ import { instructionsFor, sectionFor } from '../sections.js';
 import type { DraftResult, GenerationRequest, GeneratorAdapter } from '../types.js';
 import { analyse } from './analyse.js';
 import { seededRandom, type WriterContext } from './common.js';
+import { detectGenre } from './genre.js';
 import { writeLesson } from './lesson.js';
 import {
   writeDiscussion,
@@ -26,6 +27,8 @@ export class LocalAdapter implements GeneratorAdapter {
 
   async draft(request: GenerationRequest, plan: GenerationPlan): Promise<DraftResult> {
     const analysis = analyse(request.referenceText);
+    // Once, with the raw lines (verse is told by them); the writers read it from the cache.
+    detectGenre(analysis, request.referenceText);
     const ctx: WriterContext = {
       analysis,
       plan,

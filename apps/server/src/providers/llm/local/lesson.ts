@@ -1,6 +1,8 @@
 import type { LessonPlan, Question, VocabularyItem } from '@chapterwise/shared';
 import type { GenerationRequest } from '../types.js';
+import { peopleOf } from './characters.js';
 import type { WriterContext } from './common.js';
+import { detectGenre, tellsAStory } from './genre.js';
 import { themePhrase, writeMultipleChoice, writeShortAnswer, writeTrueFalse } from './questions.js';
 
 /** The passage in its own words: its most important sentences, in the order of the text. */
@@ -50,18 +52,6 @@ function list(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-/** Names invoked rather than acting ("God knows"): not characters whose actions students describe. */
-const NOT_CHARACTERS = new Set([
-  'god',
-  'heaven',
-  'heavens',
-  'providence',
-  'fortune',
-  'christ',
-  'jesus',
-  'lord',
-]);
-
 /** Words that name the kind of material, not what the text is about. */
 const MATERIAL_WORDS =
   /\b(quiz|quizzes|test|tests|lesson|lessons|plan|worksheet|worksheets|exit ticket|homework|review|questions?|unit|period|class|draft|copy)\b/gi;
@@ -95,35 +85,47 @@ export function writeLesson(
   discussionPrompts: string[],
 ): { lesson: LessonPlan; exitTicketSpares: Question[] } {
   const level = ctx.plan.level;
-  const people = [...ctx.analysis.names.values()]
-    .filter((n) => n.kind === 'person' && !NOT_CHARACTERS.has(n.name.toLowerCase()))
-    .sort((a, b) => b.count - a.count)
-    .slice(0, 2)
-    .map((n) => n.name);
-  const themes = ctx.analysis.keyphrases.filter((k) => !people.includes(k)).slice(0, 2);
+  // A story's characters; an informational text's people are historical figures, not characters.
+  const story = tellsAStory(detectGenre(ctx.analysis));
+  const { people: everyone, characters } = peopleOf(ctx.analysis);
+  const people = characters.slice(0, 2);
+  const figure = story ? undefined : everyone[0];
+  const themes = ctx.analysis.keyphrases
+    .filter((k) => !everyone.some((p) => p.includes(k) || k.includes(p)))
+    .slice(0, 2);
   const words = vocabulary.slice(0, 3).map((v) => v.term);
   const topic = lessonTopic(request.name);
   const young = level <= 2;
 
   const objectives = [
-    young
-      ? `retell the main events of ${topic} in order`
-      : `summarise the key events of ${topic} in their own words`,
+    story
+      ? young
+        ? `retell the main events of ${topic} in order`
+        : `summarise the key events of ${topic} in their own words`
+      : young
+        ? `tell the main idea of ${topic} and two facts that show it`
+        : `summarise the main ideas of ${topic} in their own words`,
     words.length
       ? young
         ? `say what the words ${list(words)} mean, using pictures and the story`
         : `explain the meaning of ${list(words)} using clues from the text`
       : 'work out the meaning of new words from clues in the text',
-    people.length
-      ? young
-        ? `tell how ${people[0]} feels and why`
-        : `describe how ${list(people)} ${people.length > 1 ? 'act' : 'acts'} and what this shows about ${people.length > 1 ? 'them' : 'the character'}`
-      : themes.length
-        ? `explain what the passage shows about ${themes[0]!.toLowerCase()}`
-        : 'identify the main idea of the passage',
-    level >= 6
-      ? `support an interpretation of ${themes[0] ? themePhrase(themes[0], ctx) : 'the passage'} with a quotation from the text`
-      : 'answer questions about the text using details from it',
+    figure
+      ? `explain what ${figure} did and why it mattered, using evidence from the text`
+      : people.length
+        ? young
+          ? `tell how ${people[0]} feels and why`
+          : `describe how ${list(people)} ${people.length > 1 ? 'act' : 'acts'} and what this shows about ${people.length > 1 ? 'them' : 'the character'}`
+        : themes.length
+          ? `explain what the passage shows about ${themePhrase(themes[0]!, ctx)}`
+          : 'identify the main idea of the passage',
+    !story
+      ? level >= 6
+        ? 'identify the evidence the text gives for one of its main ideas and explain how it supports it'
+        : 'answer questions about the text using facts from it'
+      : level >= 6
+        ? `support an interpretation of ${themes[0] ? themePhrase(themes[0], ctx) : 'the passage'} with a quotation from the text`
+        : 'answer questions about the text using details from it',
   ];
 
   const passages = keyPassages(ctx, young ? 3 : 5);
@@ -189,7 +191,11 @@ export function writeLesson(
       steps: [
         ...(stopAndThink.slice(1).length
           ? stopAndThink.slice(1)
-          : ['Groups discuss the most important moment of the passage and why it matters.']),
+          : [
+              story
+                ? 'Groups discuss the most important moment of the passage and why it matters.'
+                : 'Groups discuss the most important idea of the passage and the evidence the text gives for it.',
+            ]),
         'Each group shares one answer with the evidence that supports it.',
       ],
     },
@@ -199,7 +205,9 @@ export function writeLesson(
       grouping: 'individual',
       steps: [
         young
-          ? 'Students draw the most important part of the passage and write or dictate one sentence about it.'
+          ? story
+            ? 'Students draw the most important part of the passage and write or dictate one sentence about it.'
+            : 'Students draw or label a picture of one fact from the passage and write or dictate one sentence about it.'
           : level <= 8
             ? 'Students write a paragraph answering one discussion question, with at least one quotation from the text.'
             : 'Students write an analytical paragraph (claim, quotation, explanation) answering one discussion question.',
@@ -242,14 +250,20 @@ export function writeLesson(
       support: [
         'Pre-teach the vocabulary with the sentences from the text before reading.',
         young
-          ? 'Use pictures or acting out to show what happens.'
+          ? story
+            ? 'Use pictures or acting out to show what happens.'
+            : 'Use pictures or a simple diagram to show the main idea.'
           : `Give sentence frames: "I think ___ because the text says ___."`,
         'Read the key passages aloud and let students answer orally or with a partner.',
       ],
       extension: [
-        level >= 6
-          ? 'Compare how this passage and another chapter treat the same theme, with a quotation from each.'
-          : 'Write what happens next, keeping the characters as the text shows them.',
+        !story
+          ? level >= 6
+            ? 'Find one more source on the topic and compare what it says with the passage, quoting each.'
+            : 'Write two questions the passage leaves open and say where you could find the answers.'
+          : level >= 6
+            ? 'Compare how this passage and another chapter treat the same theme, with a quotation from each.'
+            : 'Write what happens next, keeping the characters as the text shows them.',
         level >= 9
           ? "Analyse one of the author's word choices and how it shapes the reader's view."
           : 'Find two more words in the passage that are new to you and work out their meaning.',

@@ -24,6 +24,8 @@ import {
 import { chooseDistractors, keyness, targetsOf } from './targets.js';
 import { antonymsOf, lexFileOf } from './wordnet.js';
 import { describeWord } from './analyse.js';
+import { isAbout, peopleOf } from './characters.js';
+import { detectGenre, tellsAStory } from './genre.js';
 
 let counter = 0;
 const nextId = () => `d${++counter}`;
@@ -409,14 +411,9 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
     .sort((a, b) => keyness(b) - keyness(a))
     .slice(0, 8)
     .map((w) => w.lemma);
-  const topics = [
-    ...[...ctx.analysis.names.values()]
-      .filter((n) => n.kind === 'person')
-      .sort((a, b) => b.count - a.count)
-      .map((n) => n.name),
-    ...ctx.analysis.keyphrases,
-    ...keyNouns,
-  ];
+  // Only verified people (not "Bible" or "Mainz"); in a story, its characters (gen-v).
+  const { characters } = peopleOf(ctx.analysis);
+  const topics = [...characters, ...ctx.analysis.keyphrases, ...keyNouns];
   const asked = new Set<string>();
   for (const topic of topics) {
     if (out.length >= count * 2) break;
@@ -424,14 +421,18 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
     if (asked.has(topic) || [...(ctx.analysis.aliases.get(topic) ?? [])].some((a) => asked.has(a)))
       continue;
     asked.add(topic);
+    const isPerson = characters.includes(topic);
+    // About a person, the model answer is a sentence where that person is the subject, not
+    // another character's line about them.
     const mentions = (x: Sentence) =>
-      new RegExp(`\\b${topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(x.text);
+      isPerson
+        ? isAbout(x, topic)
+        : new RegExp(`\\b${topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(x.text);
     // A narrated sentence tells a fact about the topic better than a line of dialogue.
     const s =
       pickSentences(ctx, 1, { noQuotes: true }, mentions)[0] ??
       pickSentences(ctx, 1, {}, mentions)[0];
     if (!s) continue;
-    const isPerson = ctx.analysis.names.get(topic)?.kind === 'person';
     const variant = asked.size % 3;
     const prompt = isPerson
       ? [
@@ -475,18 +476,20 @@ export function themePhrase(theme: string, ctx: WriterContext): string {
 export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQuestion[] {
   const out: DiscussionQuestion[] = [];
   const level = ctx.plan.level;
-  const people = [...ctx.analysis.names.values()]
-    .filter((n) => n.kind === 'person')
-    .sort((a, b) => b.count - a.count)
-    .map((n) => n.name);
-  const themes = ctx.analysis.keyphrases.filter((k) => !people.includes(k));
+  // Characters only in a story (gen-v): no "How does the author reveal Bible's character?".
+  const story = tellsAStory(detectGenre(ctx.analysis));
+  const people = peopleOf(ctx.analysis).characters;
+  const everyone = peopleOf(ctx.analysis).people;
+  const themes = ctx.analysis.keyphrases.filter(
+    (k) => !everyone.some((p) => p.includes(k) || k.includes(p)),
+  );
   const has = (word: string) => (s: Sentence) =>
     new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(s.text);
 
   const makers: Array<() => DiscussionQuestion | null> = [];
   people.slice(0, 3).forEach((person) => {
     makers.push(() => {
-      const s = pickSentences(ctx, 1, { maxWords: 60 }, has(person))[0];
+      const s = pickSentences(ctx, 1, { maxWords: 60 }, (x) => isAbout(x, person))[0];
       if (!s) return null;
       markUsed(ctx, s);
       const prompt =
@@ -544,6 +547,8 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     };
   });
   makers.push(() => {
+    // Predictions are for stories; an informational text is not waiting for its next event.
+    if (!story) return null;
     const s = pickSentences(ctx, 1, { maxWords: 45 }, (x) => x.position > 0.75)[0];
     if (!s) return null;
     markUsed(ctx, s);

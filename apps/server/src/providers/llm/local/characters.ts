@@ -1,0 +1,142 @@
+import type { Analysis, NameInfo, Sentence } from './analyse.js';
+import { detectGenre, tellsAStory } from './genre.js';
+import { lookup, synsetAt } from './wordnet.js';
+
+/**
+ * Who the people of a passage are. A name is a person only when nothing says otherwise
+ * (WordNet knows "Bible" as a book, "Mainz" as a city, "Great Lakes" as lakes), it is
+ * mentioned twice or followed by he/she, and it is the subject of an action verb at least
+ * once. In a story such people are its characters; in an informational text they are
+ * historical figures, and no question treats them as characters.
+ */
+
+/** Names invoked rather than acting ("God knows"): never characters. */
+const NOT_PEOPLE = new Set([
+  'god',
+  'heaven',
+  'heavens',
+  'providence',
+  'fortune',
+  'christ',
+  'jesus',
+  'lord',
+  'bible',
+  'scripture',
+  'scriptures',
+]);
+
+const PERSON_LEXFILE = 18;
+
+/**
+ * What WordNet says a capitalised name is: 'person', 'other' (a book, place, group, title…)
+ * or null when it does not know it as a name ("Tom" is only a male turkey to WordNet, in lower case).
+ */
+export function wordNetKind(name: string): 'person' | 'other' | null {
+  const tries = [name, name.split(/\s+/).at(-1)!].filter(
+    (n, i, all) => all.indexOf(n) === i && n.length > 2,
+  );
+  for (const n of tries) {
+    const entry = lookup(n, 'noun');
+    if (!entry) continue;
+    let proper = false;
+    for (const offset of entry.offsets.slice(0, 6)) {
+      const synset = synsetAt(offset, 'noun');
+      if (!synset) continue;
+      // Only senses where WordNet writes the word with a capital are about the name.
+      const asName = synset.words.some(
+        (w) => w.toLowerCase() === n.toLowerCase() && /^\p{Lu}/u.test(w),
+      );
+      if (!asName) continue;
+      proper = true;
+      if (synset.lexFile === PERSON_LEXFILE) return 'person';
+    }
+    if (proper) return 'other';
+  }
+  return null;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The name's uses as the subject of a verb: "Tom climbed", "Molly studied it carefully". */
+function actsIn(s: Sentence, name: string): boolean {
+  const at = s.text.indexOf(name);
+  if (at === -1) return false;
+  const end = at + name.length;
+  const after = s.tokens.filter((t) => t.start >= end).slice(0, 3);
+  // A possessive ("Gutenberg's most famous work") or an object is not the subject.
+  if (/^[’']s\b/.test(s.text.slice(end))) return false;
+  for (const t of after) {
+    if (t.pos === 'VERB') return true;
+    if (t.pos !== 'AUX' && t.pos !== 'ADV' && t.pos !== 'PART') return false;
+  }
+  return false;
+}
+
+/** "… Tom. He …": the name is taken up by he or she. */
+function takenUpByPronoun(analysis: Analysis, name: string): boolean {
+  const re = new RegExp(`\\b${escape(name)}\\b`);
+  for (const s of analysis.sentences) {
+    if (!re.test(s.text)) continue;
+    const rest = s.text.slice(s.text.search(re) + name.length);
+    if (/\b(?:he|she|him|her)\b/i.test(rest)) return true;
+    const next = analysis.sentences[s.index + 1];
+    if (next && /^(?:He|She)\b/.test(next.text)) return true;
+  }
+  return false;
+}
+
+export interface People {
+  /** People who act in the passage, most mentioned first. */
+  people: string[];
+  /** The same, when the passage tells a story: its characters (empty for informational texts). */
+  characters: string[];
+}
+
+const cache = new WeakMap<Analysis, People>();
+
+/** The passage's verified people and, in a story, its characters. */
+export function peopleOf(analysis: Analysis): People {
+  const cached = cache.get(analysis);
+  if (cached) return cached;
+  const verified: NameInfo[] = [];
+  for (const info of analysis.names.values()) {
+    if (info.kind !== 'person') continue;
+    if (NOT_PEOPLE.has(info.name.toLowerCase())) continue;
+    const speaker = analysis.prepared.speakers.includes(info.name);
+    if (!speaker) {
+      if (wordNetKind(info.name) === 'other') continue;
+      if (info.count < 2 && !takenUpByPronoun(analysis, info.name)) continue;
+      const re = new RegExp(`\\b${escape(info.name)}\\b`);
+      if (!analysis.sentences.some((s) => re.test(s.text) && actsIn(s, info.name))) continue;
+    }
+    verified.push(info);
+  }
+  // "Henry" and "Henry Clerval" are one person: keep the most mentioned name of each.
+  verified.sort((a, b) => b.count - a.count);
+  const people: string[] = [];
+  for (const info of verified) {
+    const aliases = analysis.aliases.get(info.name) ?? new Set<string>();
+    if (people.some((p) => aliases.has(p))) continue;
+    people.push(info.name);
+  }
+  const result = {
+    people,
+    characters: tellsAStory(detectGenre(analysis)) ? people : [],
+  };
+  cache.set(analysis, result);
+  return result;
+}
+
+/**
+ * True when a sentence is about `name` as its subject, in narration: a model answer built on it
+ * describes that person, not someone else who speaks of them.
+ */
+export function isAbout(s: Sentence, name: string): boolean {
+  if (s.hasQuotes) return false;
+  const at = s.text.search(new RegExp(`\\b${escape(name)}\\b`));
+  if (at === -1) return false;
+  const firstVerb = s.tokens.find((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  return !firstVerb || at < firstVerb.start;
+}
