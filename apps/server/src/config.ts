@@ -418,7 +418,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 /** `off`, an http(s) base URL, or an existing folder; a string is the problem. */
-function parseMirror(value: string): TextsConfig['mirror'] | string {
+export function parseMirror(value: string): TextsConfig['mirror'] | string {
   if (value === 'off') return { kind: 'off' };
   if (/^https?:\/\//i.test(value)) {
     try {
@@ -442,7 +442,7 @@ function parseMirror(value: string): TextsConfig['mirror'] | string {
   return { kind: 'folder', dir };
 }
 
-function isDefaultMirror(baseUrl: string): boolean {
+export function isDefaultMirror(baseUrl: string): boolean {
   return new URL(baseUrl).hostname === new URL(DEFAULT_GUTENBERG_MIRROR).hostname;
 }
 

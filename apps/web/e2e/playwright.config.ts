@@ -46,7 +46,8 @@ export default defineConfig({
     command: 'node apps/server/dist/server.js',
     cwd: repoRoot,
     url: `http://localhost:${port}/readyz`,
-    timeout: 180_000,
+    // The first start loads the whole sample catalogue: minutes on a busy shared machine.
+    timeout: 420_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -23,6 +23,7 @@ share a teacher labelled acceptable (eval/materials/labels, rubric in eval/mater
 
   npm run eval:materials -- [--set dev|heldout|all] [--type Quiz,Test,Lesson,Worksheet]
                             [--passage slug,slug] [--json] [--write-unlabelled FILE]
+                            [--only-rater NAME]
   npm run eval:materials -- --apply-labels FILE --rater NAME
 
   --set               which passages (default all); the held-out figure is the one that counts
@@ -30,6 +31,8 @@ share a teacher labelled acceptable (eval/materials/labels, rubric in eval/mater
   --passage           only these passages (file names without .txt)
   --json              print figures and items as JSON
   --write-unlabelled  write the items that need a label (new, or changed since labelled) to FILE
+  --only-rater        use only the labels of raters whose name contains this text (for
+                      the independent figure: --only-rater evalset)
   --apply-labels      read the LABEL lines a rater filled in FILE and append them to
                       eval/materials/labels/<set>.jsonl (with --rater)`;
 
@@ -45,6 +48,7 @@ async function main() {
       'write-unlabelled': { type: 'string' },
       'apply-labels': { type: 'string' },
       rater: { type: 'string' },
+      'only-rater': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -89,7 +93,10 @@ async function main() {
   if (passages.length === 0) throw new UsageError('No passage matches.');
 
   const runs = await runGeneration(passages, types as EvalType[]);
-  const index = new LabelIndex(loadLabels());
+  const onlyRater = values['only-rater']?.toLowerCase();
+  const index = new LabelIndex(
+    loadLabels().filter((l) => !onlyRater || l.rater.toLowerCase().includes(onlyRater)),
+  );
   const summary = summarise(runs, index);
 
   if (values['write-unlabelled']) {

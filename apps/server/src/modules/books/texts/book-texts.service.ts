@@ -162,6 +162,26 @@ export class BookTextsService {
     this.running.add(run);
   }
 
+  /**
+   * Fetches a book's text now, in this process, whatever its state (the bulk CLI): skips only
+   * a fetch under way elsewhere. Returns the state after it.
+   */
+  async fetchNow(bookId: number): Promise<BookTextState | null> {
+    const claimed = await queryRows<{ book_id: number }>(
+      this.deps.db,
+      sql`
+      INSERT INTO book_texts (book_id, status, requested_at, updated_at)
+      SELECT id, 'queued', now(), now() FROM books WHERE id = ${bookId}
+      ON CONFLICT (book_id) DO UPDATE SET status = 'queued', stage = NULL, progress = 0,
+        requested_at = now(), updated_at = now()
+      WHERE book_texts.status NOT IN ('queued', 'running')
+        OR book_texts.updated_at < now() - make_interval(secs => ${STALE_MS / 1000})
+      RETURNING book_id`,
+    );
+    if (claimed.length > 0) await this.run(bookId);
+    return this.state(bookId);
+  }
+
   /** Waits for fetches running in this process (shutdown and tests). */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);

@@ -35,6 +35,14 @@ describe('characters', () => {
     expect(glaciers.people).toEqual([]);
   });
 
+  it('a name that takes "the", or a common noun opening sentences, is not a person', () => {
+    const text =
+      'The Amazon is the largest river in South America. The Amazon carries more water than any other river. ' +
+      'Water falls as rain over the forest. Water then flows into streams. ' +
+      'Scientists measure the river every year. Scientists say it is changing.';
+    expect(peopleOf(analyse(text)).people).toEqual([]);
+  });
+
   it('in an informational text, a person is a historical figure, not a story character', () => {
     const analysis = analyse(passage('printing'));
     expect(detectGenre(analysis)).toBe('informational');

@@ -38,7 +38,6 @@ export function wordNetKind(name: string): 'person' | 'other' | null {
   for (const n of tries) {
     const entry = lookup(n, 'noun');
     if (!entry) continue;
-    let proper = false;
     for (const offset of entry.offsets.slice(0, 6)) {
       const synset = synsetAt(offset, 'noun');
       if (!synset) continue;
@@ -47,10 +46,9 @@ export function wordNetKind(name: string): 'person' | 'other' | null {
         (w) => w.toLowerCase() === n.toLowerCase() && /^\p{Lu}/u.test(w),
       );
       if (!asName) continue;
-      proper = true;
-      if (synset.lexFile === PERSON_LEXFILE) return 'person';
+      // The name's first sense as a name decides ("Amazon" is a river before a warrior).
+      return synset.lexFile === PERSON_LEXFILE ? 'person' : 'other';
     }
-    if (proper) return 'other';
   }
   return null;
 }
@@ -107,6 +105,17 @@ export function peopleOf(analysis: Analysis): People {
     const speaker = analysis.prepared.speakers.includes(info.name);
     if (!speaker) {
       if (wordNetKind(info.name) === 'other') continue;
+      // "the Amazon", "the Mississippi": a name that takes "the" is a place or thing.
+      const withThe = new RegExp(`\\bthe\\s+${escape(info.name)}\\b`, 'gi');
+      const uses = analysis.sentences.reduce((n, s) => n + (s.text.match(withThe)?.length ?? 0), 0);
+      if (uses * 2 >= info.count) continue;
+      // "Water" opening two sentences is a common noun, not a name: a name shows its capital mid-sentence.
+      const midSentence = new RegExp(`\\S\\s+${escape(info.name)}\\b`);
+      if (
+        [info.name, info.name.replace(/e?s$/, '')].some((n) => lookup(n.toLowerCase(), 'noun')) &&
+        !analysis.sentences.some((s) => midSentence.test(s.text))
+      )
+        continue;
       if (info.count < 2 && !takenUpByPronoun(analysis, info.name)) continue;
       const re = new RegExp(`\\b${escape(info.name)}\\b`);
       if (!analysis.sentences.some((s) => re.test(s.text) && actsIn(s, info.name))) continue;

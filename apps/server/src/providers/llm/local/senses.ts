@@ -296,6 +296,9 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
     for (const c of text.matchAll(
       new RegExp(`\\b(?:the|an?) ${TERM}, (or [a-z ]{3,40}|(?:an?) [a-z ]{3,60}), `, 'g'),
     )) {
+      // "a cloud, an ocean, or a puddle" is a list, not a definition.
+      const rest = text.slice((c.index ?? 0) + c[0].length);
+      if (/^(?:or|and)\b/.test(rest) || /^[^,]*,\s*(?:or|and)\b/.test(rest)) continue;
       const def = c[2]!.replace(/^or /, '');
       add(c[1]!, trimDefinition(def), s);
     }

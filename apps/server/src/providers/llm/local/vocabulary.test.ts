@@ -113,6 +113,13 @@ describe('vocabulary: word sense over the whole passage', () => {
     expect(electricity.get('static electricity')?.definition).toBe(
       'the build-up of charge on the surface of an object',
     );
+    // A list is not a definition: "part of a cloud, an ocean, or a puddle".
+    const list = passageDefinitions(
+      analyse(
+        'The water you drink today may once have been part of a cloud, an ocean, or even a puddle. Rain falls from clouds when the drops grow heavy.',
+      ),
+    );
+    expect(list.get('cloud')).toBeUndefined();
     const items = writeVocabulary(context(passage('glaciers')), 8);
     expect(items.find((v) => v.term === 'glacier')?.definition).toBe(
       'a huge mass of ice that moves slowly over land',
