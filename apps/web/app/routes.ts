@@ -15,6 +15,7 @@ export default [
   route('book/:url', 'routes/book.tsx'),
   route('book/:url/:chapterUrl', 'routes/chapter.tsx'),
   route('material-generator', 'routes/material-generator.tsx'),
+  route('generate', 'routes/generate.tsx'),
   route('dashboard', 'routes/dashboard.tsx'),
   route('assistant', 'routes/assistant.tsx'),
   route('create-set', 'routes/create-set.tsx'),
@@ -34,6 +35,8 @@ export default [
   route('admin/blog', 'routes/admin-blog.tsx'),
   route('admin/blog/new', 'routes/admin-blog-edit.tsx', { id: 'admin-blog-new' }),
   route('admin/blog/:id', 'routes/admin-blog-edit.tsx', { id: 'admin-blog-edit' }),
+  // A user's post (spec §2): static first segments above always win over this pattern.
+  route(':username/:predictionUrl', 'routes/post.tsx'),
   // Everything else, including the template-only paths the spec lists, is a real 404.
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

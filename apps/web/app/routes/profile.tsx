@@ -4,16 +4,26 @@ import { getPublicProfile } from '../features/users/api';
 import { ApiClientError } from '../lib/api';
 import { seo } from '../lib/seo';
 import { useSession } from '../lib/session';
+import { listPosts, ProfilePosts } from '../features/images';
 import accountsCss from '../styles/accounts.css?url';
+import imagesCss from '../styles/images.css?url';
 import type { Route } from './+types/profile';
 
-export const links = () => [{ rel: 'stylesheet', href: accountsCss }];
+export const links = () => [
+  { rel: 'stylesheet', href: accountsCss },
+  { rel: 'stylesheet', href: imagesCss },
+];
 
 /** Server-rendered: the profile is in the first HTML (search engines, link previews). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   try {
     const answer = await getPublicProfile(params.username, context.apiFetch);
-    return { user: answer.data.user, publicUrl: context.publicConfig.publicUrl };
+    const posts = await listPosts(answer.data.user.username, context.apiFetch);
+    return {
+      user: answer.data.user,
+      posts: posts.data.posts,
+      publicUrl: context.publicConfig.publicUrl,
+    };
   } catch (error) {
     if (error instanceof ApiClientError && (error.status === 404 || error.status === 400)) {
       throw data('Not Found', { status: 404 });
@@ -52,11 +62,7 @@ export default function ProfileRoute({ loaderData }: Route.ComponentProps) {
           ) : null
         }
       />
-      {/*
-        The user's posts go here (image features: GET /models/getuserprofileposts?username,
-        with the Delete button only when isOwn). Compose that feature's component in this
-        route, e.g. <ProfilePosts username={user.username} canDelete={isOwn} />.
-      */}
+      <ProfilePosts username={user.username} canDelete={isOwn} initial={loaderData.posts} />
     </div>
   );
 }

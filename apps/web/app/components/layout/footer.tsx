@@ -56,6 +56,9 @@ export function Footer() {
               <Link to="/material-generator">Material Generator</Link>
             </li>
             <li>
+              <Link to="/generate">Image Studio</Link>
+            </li>
+            <li>
               <Link to="/dashboard">Dashboard</Link>
             </li>
             <li>
