@@ -73,6 +73,7 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
         id: nextId(),
         kind: 'multiple_choice',
         prompt: `Which character says this line? ${quote(s.text)}`,
+        form: 'speaker',
         choices,
         answerIndex: choices.indexOf(s.speaker),
         evidence: s.speechQuote,
@@ -81,6 +82,12 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
     }
   }
 
+  // A mix by default: statements the text supports and who/when/where questions first, then
+  // at most about 40% of the material as sentences with a blank.
+  out.push(...writeSupported(ctx, Math.max(1, Math.round(count / 4))));
+  const clozeCap = Math.max(1, Math.floor(clozeBudget(ctx) - (ctx.plan.counts.fill_blank ?? 0)));
+  let cloze = 0;
+  const spareCloze = new Set<number>();
   const sentences = pickSentences(ctx, count * 2, {});
   for (const s of sentences) {
     if (out.length >= count * 2) break;
@@ -92,10 +99,12 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
     if (distractors.length < Math.min(2, need)) continue;
     const choices = shuffle([target.answer, ...distractors], ctx.random);
     let prompt: string;
+    let form: MultipleChoiceQuestion['form'] = 'cloze';
     const opensWithPerson = target.kind === 'person' && target.start === 0;
     const next = s.tokens.find((t) => t.start >= target.end && /\w/.test(t.value));
     if (opensWithPerson && next && (next.pos === 'VERB' || next.pos === 'AUX') && !s.hasQuotes) {
       prompt = `Who${withoutFinalPunctuation(s.text.slice(target.end))}?`;
+      form = 'wh';
     } else if (s.speaker) {
       prompt = `Which answer completes ${s.speaker}'s line? ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
     } else {
@@ -104,17 +113,90 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
         : 'Which answer completes this sentence from the text?';
       prompt = `${lead} ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
     }
+    // Past the cloze budget, sentences with a blank are spares: used only when nothing else
+    // valid is left (the count asked for still rules).
+    if (form === 'cloze') cloze += 1;
+    if (form === 'cloze' && cloze > clozeCap) spareCloze.add(out.length);
     out.push({
       id: nextId(),
       kind: 'multiple_choice',
       prompt,
+      form,
       choices,
       answerIndex: choices.indexOf(target.answer),
       evidence: s.text,
     });
     markUsed(ctx, s, target.answer);
   }
+  // Non-cloze items first, so the section keeps them when it is cut to the count asked for.
+  const first = out.filter((q, i) => q.form !== 'cloze' || !spareCloze.has(i));
+  return [
+    ...first.filter((q) => q.form !== 'cloze'),
+    ...first.filter((q) => q.form === 'cloze'),
+    ...out.filter((_, i) => spareCloze.has(i)),
+  ];
+}
+
+/** How many cloze items a material may hold: about 40% of its questions (all when the teacher asked only for them). */
+function clozeBudget(ctx: WriterContext): number {
+  const counts = ctx.plan.counts;
+  const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
+  const closed = (counts.multiple_choice ?? 0) + (counts.fill_blank ?? 0);
+  if (closed >= total) return total;
+  return Math.max(1, Math.round(total * 0.4));
+}
+
+/**
+ * "Which statement is supported by the text?": one sentence of the text as it stands, and
+ * other sentences changed in one fact (a name, number or opposite), each checked not to be in
+ * the text.
+ */
+export function writeSupported(ctx: WriterContext, count: number): MultipleChoiceQuestion[] {
+  const out: MultipleChoiceQuestion[] = [];
+  // Plays have no narrated facts; long chapters have enough other items (and it keeps speed).
+  if (ctx.analysis.prepared.isPlay || ctx.analysis.sentences.length > 250) return out;
+  const need = Math.max(2, Math.min(3, ctx.plan.choices - 1));
+  const pool = pickSentences(
+    ctx,
+    count * 5,
+    { noQuotes: true, maxWords: 22 },
+    (s) => !PRONOUN_SUBJECT.test(s.text) && s.words <= 22,
+  );
+  const falses: Array<{ s: Sentence; statement: string }> = [];
+  const trues: Array<{ s: Sentence; statement: string }> = [];
+  for (const s of pool) {
+    if (falses.length >= count * need && trues.length >= count) break;
+    const statement = standAloneStatement(s);
+    if (!statement || narratorCount(statement) > 1) continue;
+    const swap = alterations(s, statement, ctx).find(
+      (a) => a.how !== 'negation' && !ctx.reference.contains(a.statement),
+    );
+    if (swap && falses.length < count * need) falses.push({ s, statement: swap.statement });
+    else if (!swap || trues.length < count) trues.push({ s, statement });
+  }
+  for (const t of trues) {
+    if (out.length >= count) break;
+    const wrong = falses.filter((f) => f.s !== t.s).slice(0, need);
+    if (wrong.length < 2) break;
+    for (const w of wrong) falses.splice(falses.indexOf(w), 1);
+    const choices = shuffle([t.statement, ...wrong.map((w) => w.statement)], ctx.random);
+    out.push({
+      id: nextId(),
+      kind: 'multiple_choice',
+      prompt: 'Which statement is supported by the text?',
+      form: 'supported',
+      choices,
+      answerIndex: choices.indexOf(t.statement),
+      evidence: t.s.text,
+    });
+    markUsed(ctx, t.s);
+    for (const w of wrong) markUsed(ctx, w.s);
+  }
   return out;
+}
+
+function narratorCount(text: string): number {
+  return (text.match(/\bthe narrator\b/gi) ?? []).length;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -143,25 +225,37 @@ function matchCase(model: string, word: string): string {
 /** Ways to make a statement false while keeping it plausible: an opposite, another person or place, another number, a negation. */
 function alterations(s: Sentence, statement: string, ctx: WriterContext): Alteration[] {
   const out: Alteration[] = [];
-  for (const token of s.tokens) {
-    if ((token.pos !== 'ADJ' && token.pos !== 'ADV') || token.value.length < 3) continue;
-    if (token.value.toLowerCase() !== token.lemma.toLowerCase() && token.pos === 'ADJ') continue;
-    const opposite = antonymsOf(token.value.toLowerCase(), token.pos === 'ADJ' ? 'adj' : 'adv')[0];
-    if (!opposite) continue;
+  s.tokens.forEach((token, i) => {
+    // Opposites of describing words only: "most", "few", "first" are quantities and order
+    // ("Least of the crew were sailors"), and adverbs rarely swap cleanly.
+    if (token.pos !== 'ADJ' || token.value.length < 3) return;
+    if (token.value.toLowerCase() !== (token.lemma || token.value).toLowerCase()) return;
+    if (QUANTIFIERS.has(token.value.toLowerCase())) return;
+    if (s.tokens[i + 1]?.normal === 'of') return;
+    const opposite = antonymsOf(token.value.toLowerCase(), 'adj')[0];
+    if (!opposite || opposite.includes(' ') || opposite.includes('-')) return;
+    // An opposite in the passage's own words or a plain pair ("hot"/"cold"), not a
+    // dictionary sense the text does not mean ("single book" → "double book").
+    if (!ctx.analysis.words.has(`ADJ:${opposite}`) && !PLAIN_OPPOSITES.has(opposite)) return;
     const changed = replaceInStatement(statement, token.value, matchCase(token.value, opposite));
     if (changed) out.push({ statement: changed, how: 'opposite' });
-  }
-  const targets = targetsOf(s, ctx, 1).filter(
-    (t) => t.kind === 'person' || t.kind === 'place' || t.kind === 'number',
-  );
+  });
+  const targets = targetsOf(s, ctx, 1, ['person', 'place', 'number']);
   for (const target of targets) {
     const swap = target.distractors[0];
     if (!swap) continue;
+    // "one" and "1" change the agreement of the noun after them.
+    if (
+      target.kind === 'number' &&
+      (/^(?:one|1)$/i.test(swap) || /^(?:one|1)$/i.test(target.answer))
+    )
+      continue;
     const changed = replaceInStatement(statement, target.answer, swap);
     if (changed) out.push({ statement: changed, how: target.kind });
   }
-  // A plain negation only when no fact could be changed (compromise is the slowest step).
-  if (out.length === 0) {
+  // A plain negation only when no fact could be changed (compromise is the slowest step), and
+  // only of a short sentence of one clause ("did not commence by inuring…" reads badly).
+  if (out.length === 0 && singleClause(s)) {
     try {
       const doc = nlpCompromise(statement);
       const flipped = (s.negative ? doc.sentences().toPositive() : doc.sentences().toNegative())
@@ -174,6 +268,32 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     }
   }
   return out;
+}
+
+const PLAIN_OPPOSITES = new Set(
+  'hot cold warm cool large small big little high low fast slow early late wet dry old young new heavy light long short deep shallow rich poor strong weak easy hard cheap expensive rare common thick thin wide narrow full empty safe dangerous quiet loud dark bright happy sad'.split(
+    ' ',
+  ),
+);
+
+const QUANTIFIERS = new Set(
+  'most least more less many few much little all some first last only other same own such several enough next former latter'.split(
+    ' ',
+  ),
+);
+
+/** A short sentence of one clause: no comma, no joining word, one verb group. */
+function singleClause(s: Sentence): boolean {
+  if (s.words > 14 || /[,;:]/.test(s.text)) return false;
+  if (
+    s.tokens.some((t) =>
+      /^(?:and|but|or|because|although|though|while|when|which|who|that|if|since|after|before|until)$/i.test(
+        t.value,
+      ),
+    )
+  )
+    return false;
+  return s.tokens.filter((t) => t.pos === 'VERB').length <= 1;
 }
 
 /**
@@ -202,6 +322,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
           id: nextId(),
           kind: 'true_false',
           prompt: `${other} says, ${quote(s.text)}`,
+          form: 'tf_swap',
           answer: false,
           evidence: s.speechQuote,
           correction: line,
@@ -211,6 +332,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
           id: nextId(),
           kind: 'true_false',
           prompt: line,
+          form: 'tf_true',
           answer: true,
           evidence: s.speechQuote,
         });
@@ -220,7 +342,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
       continue;
     }
     const statement = standAloneStatement(s);
-    if (!statement) continue;
+    if (!statement || narratorCount(statement) > 1) continue;
     const options = wantFalse
       ? alterations(s, statement, ctx).filter((a) => !ctx.reference.contains(a.statement))
       : [];
@@ -231,6 +353,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
         id: nextId(),
         kind: 'true_false',
         prompt: pick.statement,
+        form: pick.how === 'negation' ? 'tf_negation' : 'tf_swap',
         answer: false,
         evidence: s.text,
         correction: statement,
@@ -240,6 +363,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
         id: nextId(),
         kind: 'true_false',
         prompt: statement,
+        form: 'tf_true',
         answer: true,
         evidence: s.text,
       });
@@ -268,6 +392,7 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
       id: nextId(),
       kind: 'fill_blank',
       prompt: replaceSpan(s, target.start, target.end, BLANK),
+      form: 'cloze',
       answer: target.answer,
       evidence: s.text,
     });
@@ -394,11 +519,13 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
   for (const s of candidates) {
     if (out.length >= count * 2) break;
     if (s.speaker) continue;
-    const q = whyQuestion(s) ?? whatQuestion(s, ctx);
+    const why = whyQuestion(s);
+    const q = why ?? whatQuestion(s, ctx);
     if (!q) continue;
     out.push({
       id: nextId(),
       kind: 'short_answer',
+      form: why ? 'cause' : 'wh',
       prompt: q.prompt,
       answer: q.answer,
       evidence: s.text,
@@ -433,7 +560,8 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
       pickSentences(ctx, 1, { noQuotes: true }, mentions)[0] ??
       pickSentences(ctx, 1, {}, mentions)[0];
     if (!s) continue;
-    const variant = asked.size % 3;
+    // "What does the volcano do or say" is a story question: factual texts get the first two.
+    const variant = tellsAStory(detectGenre(ctx.analysis)) ? asked.size % 3 : asked.size % 2;
     const prompt = isPerson
       ? [
           `What do we learn about ${topic} in this part of the text? Give one detail.`,
@@ -446,7 +574,14 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
           `How is the ${topic.toLowerCase()} described in the text?`,
         ][variant]!;
     const answer = standAloneStatement(s) ?? s.text;
-    out.push({ id: nextId(), kind: 'short_answer', prompt, answer, evidence: s.text });
+    out.push({
+      id: nextId(),
+      kind: 'short_answer',
+      form: 'topic',
+      prompt,
+      answer,
+      evidence: s.text,
+    });
     markUsed(ctx, s);
   }
   return out;
@@ -501,6 +636,7 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       return {
         id: nextId(),
         kind: 'discussion',
+        form: 'discussion',
         prompt,
         answer: `A strong answer describes ${person} with a clear word (for example brave, worried, proud) and backs it with a detail such as ${quote(s.text)}, explaining what that detail shows.`,
         evidence: s.text,
@@ -520,6 +656,7 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       return {
         id: nextId(),
         kind: 'discussion',
+        form: 'discussion',
         prompt,
         answer: `Look for an answer that explains the role of ${t} and quotes the text, for example ${quote(s.text)}, then says what the quotation shows.`,
         evidence: s.text,
@@ -540,6 +677,7 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     return {
       id: nextId(),
       kind: 'discussion',
+      form: 'inference',
       prompt,
       answer:
         'A strong answer names specific words or images in the sentence, says what mood or idea they create, and connects it to what is happening in the passage.',
@@ -559,6 +697,7 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     return {
       id: nextId(),
       kind: 'discussion',
+      form: 'inference',
       prompt,
       answer:
         'Any reasoned prediction is acceptable if it uses a clue from the end of the passage and explains how the clue points to it.',
@@ -581,6 +720,7 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       return {
         id: nextId(),
         kind: 'discussion',
+        form: 'discussion',
         prompt,
         answer:
           'A strong answer restates the sentence accurately in the student’s own words, explains why it matters in the passage, and supports the explanation with another detail from the text.',
@@ -640,6 +780,7 @@ export function writeMatching(
         id: nextId(),
         kind: 'matching',
         prompt: 'Match each word from the text to its meaning.',
+        form: 'match_meaning',
         pairs,
         order: shuffle(
           pairs.map((_, i) => i),
@@ -670,6 +811,7 @@ export function writeMatching(
           id: nextId(),
           kind: 'matching',
           prompt: 'Match each character to the line they speak.',
+          form: 'match_speaker',
           pairs,
           order: shuffle(
             pairs.map((_, i) => i),
@@ -702,6 +844,7 @@ export function writeMatching(
       id: nextId(),
       kind: 'matching',
       prompt: 'Match each word to the sentence from the text that it completes.',
+      form: 'match_sentence',
       pairs,
       order: shuffle(
         pairs.map((_, i) => i),

@@ -172,6 +172,15 @@ function numberTargets(sentence: Sentence, ctx: WriterContext): Target[] {
     const digits = /^\d{1,4}$/.test(value);
     if (!digits && !NUMBER_WORDS.includes(lower)) continue;
     if (sentence.tokens.filter((t) => t.value === value).length !== 1) continue;
+    // "two hundred", "1,300": part of a longer number.
+    const at = sentence.tokens.indexOf(token);
+    const beside = [sentence.tokens[at - 1], sentence.tokens[at + 1]];
+    if (
+      beside.some(
+        (t) => t && (t.pos === 'NUM' || /^(?:hundred|thousand|million|billion)$/i.test(t.value)),
+      )
+    )
+      continue;
     // A year is checked against other years, a count against other counts.
     const year = (n: string) => /^1[0-9]{3}$|^20[0-9]{2}$/.test(n);
     const fromText = [...ctx.analysis.numbers.keys()].filter(
@@ -347,17 +356,24 @@ export function targetsOf(
   sentence: Sentence,
   ctx: WriterContext,
   needDistractors: number,
+  only?: Array<Target['kind']>,
 ): Target[] {
   const all: Array<{ t: LazyTarget | Target; rank: number }> = [
     ...nameTargets(sentence, ctx).map((t) => ({ t, rank: t.kind === 'person' ? 3 : 2.5 })),
     ...numberTargets(sentence, ctx).map((t) => ({ t: t as Target, rank: 2 })),
-    ...wordTargets(sentence, ctx).map((t) => ({
+    ...(only && !only.some((k) => k === 'noun' || k === 'verb' || k === 'adjective')
+      ? []
+      : wordTargets(sentence, ctx)
+    ).map((t) => ({
       t,
       rank: (t.kind === 'noun' ? 1.6 : t.kind === 'verb' ? 1.2 : 0.9) + Math.min(1, t.score),
     })),
   ];
   const ranked = all
-    .filter(({ t }) => !ctx.usedAnswers.has(normaliseForMatch(t.answer)))
+    .filter(
+      ({ t }) =>
+        (!only || only.includes(t.kind)) && !ctx.usedAnswers.has(normaliseForMatch(t.answer)),
+    )
     .sort((a, b) => b.rank - a.rank + (ctx.random() - 0.5) * 0.6)
     .map(({ t }) => t);
   if (needDistractors <= 0) return ranked.map(strip);
