@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   customType,
   date,
   index,
@@ -70,6 +71,8 @@ export const books = pgTable(
     wordCount: integer('word_count'),
     readingMinutes: integer('reading_minutes'),
     readingGrade: real('reading_grade'),
+    /** Whether the book has chapters: kept by a trigger on book_chapters (migration 0012). */
+    hasText: boolean('has_text').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -105,6 +108,14 @@ export const bookSearch = pgTable(
       .default(sql`'{}'::text[]`),
     searchTitle: text('search_title').notNull().default(''),
     searchAuthors: text('search_authors').notNull().default(''),
+    /** The title alone, normalised, without a leading The/A/An: exact title matches. */
+    titleKey: text('title_key').notNull().default(''),
+    /** The title before its first ';' or ':' ("Frankenstein; Or, …" → "frankenstein"). */
+    shortKey: text('short_key').notNull().default(''),
+    /** Editions of one work share it: the short title and the first author's slug. */
+    workKey: text('work_key').notNull().default(''),
+    /** A copy of books.has_text (same trigger), so ranking reads this table only. */
+    hasText: boolean('has_text').notNull().default(false),
     search: tsvector('search').generatedAlwaysAs(
       sql`setweight(to_tsvector('english'::regconfig, search_title), 'A') || setweight(to_tsvector('simple'::regconfig, search_authors), 'B')`,
     ),
@@ -113,7 +124,25 @@ export const bookSearch = pgTable(
   (t) => [
     index('book_search_search_idx').using('gin', t.search),
     index('book_search_trgm_idx').using('gin', sql`${t.searchAll} gin_trgm_ops`),
+    index('book_search_title_key_idx').on(t.titleKey),
+    index('book_search_short_key_idx').on(t.shortKey),
   ],
+);
+
+/**
+ * Every word of the catalogue's titles and authors with the number of books that use it:
+ * search corrects a misspelt word to the closest one here (trigram index, then edit distance).
+ * Rebuilt by the importer after the books stage.
+ */
+export const bookWords = pgTable(
+  'book_words',
+  {
+    word: text('word').primaryKey(),
+    books: integer('books').notNull(),
+    /** The highest download count of those books: "hamlit" means "hamlet", not "hamlin". */
+    downloads: integer('downloads').notNull(),
+  },
+  (t) => [index('book_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`)],
 );
 
 /** The chapters of the books whose text the catalogue holds, without any PG boilerplate. */

@@ -61,13 +61,15 @@ export interface ListBooksPage {
   offset: number;
 }
 
-function searchFilterConditions(filter: ListBooksFilter): SQL[] {
+function searchFilterConditions(filter: ListBooksFilter, alias?: string): SQL[] {
   const conditions: SQL[] = [];
+  const column = (name: string) =>
+    alias ? sql.raw(`${alias}.${name}`) : sql.raw(`"book_search"."${name}"`);
   if (filter.subject) {
-    conditions.push(sql`${bookSearch.subjectSlugs} @> ARRAY[${filter.subject}]::text[]`);
+    conditions.push(sql`${column('subject_slugs')} @> ARRAY[${filter.subject}]::text[]`);
   }
   if (filter.author) {
-    conditions.push(sql`${bookSearch.authorSlugs} @> ARRAY[${filter.author}]::text[]`);
+    conditions.push(sql`${column('author_slugs')} @> ARRAY[${filter.author}]::text[]`);
   }
   return conditions;
 }
@@ -129,63 +131,174 @@ async function rowsInOrder(db: Db, ids: number[]): Promise<BookListRow[]> {
   return ids.map((id) => byId.get(id)).filter((r): r is BookListRow => Boolean(r));
 }
 
+/** How the chosen sort orders books within a relevance tier. */
+export type SearchSort = 'download_count' | 'createdAt';
+
 /**
- * Full-text search over titles (weight A) and authors (weight B), ranked by match and then
- * by popularity. `prefixQuery` is a to_tsquery string built from sanitised words. The
- * ranking pass reads only ids and scores (a narrow window over every match); the page's
- * 24 full rows are fetched afterwards.
+ * A search as the ranking query needs it (built by `planSearch` in books.search.ts):
+ * `prefix` (a to_tsquery string: every word, prefix-matched) selects the books; the other
+ * fields decide each book's tier. `splits` read the words as a title followed or preceded by
+ * author words ("war of the worlds wells", "kipling just so").
+ */
+export interface SearchPlan {
+  prefix: string;
+  /** The whole term, normalised, without a leading The/A/An. */
+  exact: string;
+  /** Every word prefix-matched in the title (weight A). */
+  titlePrefix: string;
+  /** Every word, whole, in the authors (weight B). */
+  authorWords: string;
+  /** Stop words of the term, which the title must hold as words for the "title words" tier. */
+  titleStopWords: string[];
+  splits: Array<{
+    exact: string;
+    titlePrefix: string;
+    titleStopWords: string[];
+    authorPrefix: string;
+  }>;
+}
+
+/**
+ * Search with relevance tiers (decision 015): 0 exact title (whole title or the part before
+ * ';'/':'), 1 the words as a phrase in the title, 2 every word in the title, 3 the rest (author
+ * words); a split counts when its author words are in the authors. Within a tier, books with
+ * a text come first, then the chosen sort. Editions of one work (same short title and first
+ * author) sit together where the best of them ranks. The ranking pass reads only the narrow
+ * `book_search` rows that match; the page's full rows are fetched afterwards.
  */
 export async function searchBooks(
   db: Db,
-  prefixQuery: string,
+  plan: SearchPlan,
   filter: ListBooksFilter,
+  sort: SearchSort,
   page: ListBooksPage,
 ): Promise<{ rows: BookListRow[]; count: number }> {
-  const query = sql`to_tsquery('english', ${prefixQuery})`;
-  const where = and(sql`${bookSearch.search} @@ ${query}`, ...searchFilterConditions(filter));
-  const hits = await db
-    .select({ id: bookSearch.bookId, total: sql<number>`count(*) over ()::int` })
-    .from(bookSearch)
-    .where(where)
-    .orderBy(
-      desc(
-        sql`ts_rank(${bookSearch.search}, ${query}, 1) + ln(1 + ${bookSearch.downloadCount}) / 25`,
-      ),
-      asc(bookSearch.bookId),
+  const query = sql`to_tsquery('english', ${plan.prefix})`;
+  const where = and(sql`s.search @@ ${query}`, ...searchFilterConditions(filter, 's'));
+  // Every check is cheap per row (no tsvector copies): string compares on the normalised
+  // title and @@ with weight-restricted queries (A title, B authors).
+  const padded = sql`(' ' || s.title_key || ' ')`;
+  const exact = [sql`s.title_key = ${plan.exact}`, sql`s.short_key = ${plan.exact}`];
+  const hasWords = (stopWords: string[]) =>
+    stopWords.map((w) => sql` and ${padded} like ${`% ${w} %`}`);
+  // The words as a phrase of the title (its first words included).
+  const phrase = [sql`${padded} like ${`% ${plan.exact} %`}`];
+  // Every word in the title (stop words, which full-text search drops, as words), or every
+  // word whole in the authors: "wells" is H. G. Wells rather than titles with "well…".
+  const words = [
+    sql`(s.search @@ to_tsquery('english', ${plan.titlePrefix})${sql.join(hasWords(plan.titleStopWords))})`,
+    sql`s.search @@ to_tsquery('simple', ${plan.authorWords})`,
+  ];
+  for (const split of plan.splits) {
+    const authors = sql`s.search @@ to_tsquery('simple', ${split.authorPrefix})`;
+    exact.push(
+      sql`(${authors} and (s.title_key = ${split.exact} or s.short_key = ${split.exact}))`,
+    );
+    phrase.push(sql`(${authors} and ${padded} like ${`% ${split.exact} %`})`);
+    words.push(
+      sql`(${authors} and s.search @@ to_tsquery('english', ${split.titlePrefix})${sql.join(hasWords(split.titleStopWords))})`,
+    );
+  }
+  const or = (list: SQL[]) => sql.join(list, sql` or `);
+  const tier = sql`case when ${or(exact)} then 0 when ${or(phrase)} then 1 when ${or(words)} then 2 else 3 end`;
+  // Popular sort: a title match (tiers 0-2) outranks an author-only match; within them an
+  // exact title is worth 4 and a phrase 2 on the scale of ln(downloads), and a text 1.5, so
+  // an obscure book that happens to be called "Alice in Wonderland" does not bury Carroll's.
+  // Newest first: the tiers strictly, then the books with a text, then the newest.
+  const newest = sort === 'createdAt';
+  const score = newest
+    ? sql`(select extract(epoch from b.created_at) from books b where b.id = s.book_id)`
+    : sql`(case t.tier when 0 then 4 when 1 then 2 else 0 end) + ln(1 + s.download_count)
+        + (case when s.has_text then 1.5 else 0 end)`;
+  const result = await db.execute<{ id: number; total: number }>(sql`
+    with hits as (
+      select s.book_id, s.work_key collate "C" as work_key, s.has_text, s.download_count, t.tier,
+        case when t.tier < 3 then 0 else 1 end as band, ${score} as score
+      from book_search s, lateral (select ${tier} as tier) t
+      where ${where}
+    ), works as (
+      select *, min(band) over w as work_band, min(tier) over w as work_tier,
+        bool_or(has_text) over w as work_text, max(score) over w as work_score
+      from hits
+      window w as (partition by work_key)
     )
-    .limit(page.limit)
-    .offset(page.offset);
+    select book_id as id, count(*) over ()::int as total
+    from works
+    order by work_band, ${newest ? sql`work_tier, work_text desc,` : sql``} work_score desc,
+      work_key, has_text desc, download_count desc, book_id
+    limit ${page.limit} offset ${page.offset}
+  `);
+  const hits = (result as unknown as { rows: Array<{ id: number; total: number }> }).rows;
   if (hits.length > 0) {
     return {
       rows: await rowsInOrder(
         db,
-        hits.map((h) => h.id),
+        hits.map((h) => Number(h.id)),
       ),
-      count: hits[0]!.total,
+      count: Number(hits[0]!.total),
     };
   }
   if (page.offset === 0) return { rows: [], count: 0 };
   const [counted] = await db
     .select({ count: sql<number>`count(*)::int` })
-    .from(bookSearch)
+    .from(sql`book_search s`)
     .where(where);
   return { rows: [], count: counted?.count ?? 0 };
 }
 
 /**
- * Whether each word, on its own, starts a word of some title or author (one index probe per
- * word): then a search for all of them that found nothing has no typo to forgive.
+ * Words of the catalogue close to a misspelt one: trigram candidates (index), with how many
+ * books use each; the caller picks by edit distance.
  */
-export async function everyWordMatches(db: Db, words: string[]): Promise<boolean> {
+export async function similarWords(
+  db: Db,
+  word: string,
+): Promise<Array<{ word: string; books: number; downloads: number }>> {
+  // A transposition ("wrolds") shares few trigrams: a lower threshold than the default 0.3,
+  // for this statement only.
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL pg_trgm.similarity_threshold = 0.2`);
+    const result = await tx.execute<{ word: string; books: number; downloads: number }>(sql`
+      select word, books, downloads from book_words
+      where word % ${word} and length(word) between ${word.length - 2} and ${word.length + 2}
+      order by similarity(word, ${word}) desc, books desc limit 40`);
+    return (
+      result as unknown as { rows: Array<{ word: string; books: number; downloads: number }> }
+    ).rows;
+  });
+}
+
+/** Rebuilds the catalogue's word list (after an import changed titles or authors). */
+export async function refreshBookWords(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`DELETE FROM book_words`);
+    await tx.execute(sql`DROP INDEX IF EXISTS book_words_trgm_idx`);
+    await tx.execute(sql`
+      INSERT INTO book_words (word, books, downloads)
+      SELECT w, count(*), max(download_count)
+      FROM book_search, unnest(tsvector_to_array(to_tsvector('simple', search_all))) AS w
+      GROUP BY w`);
+    await tx.execute(
+      sql`CREATE INDEX book_words_trgm_idx ON book_words USING gin (word gin_trgm_ops)`,
+    );
+  });
+}
+
+/**
+ * Whether each word, on its own, starts a word of some title or author (one index probe per
+ * word): a search for all of them that found nothing has no typo to forgive when all do.
+ */
+export async function wordsMatching(db: Db, words: string[]): Promise<boolean[]> {
   const probes = words.map(
-    (w) =>
-      sql`exists (select 1 from ${bookSearch} where ${bookSearch.search} @@ to_tsquery('english', ${`${w}:*`}))`,
+    (w, i) =>
+      // A stop word ("of") is dropped by the query: it matches, there is nothing to correct.
+      sql`(numnode(to_tsquery('english', ${`${w}:*`})) = 0 or exists (select 1 from ${bookSearch} where ${bookSearch.search} @@ to_tsquery('english', ${`${w}:*`}))) as ${sql.raw(`w${i}`)}`,
   );
-  const result = await db.execute<{ ok: boolean }>(
-    sql`select (${sql.join(probes, sql` and `)}) as ok`,
+  const result = await db.execute<Record<string, boolean>>(
+    sql`select ${sql.join(probes, sql`, `)}`,
   );
-  const rows = (result as unknown as { rows?: Array<{ ok: boolean }> }).rows ?? [];
-  return rows[0]?.ok === true;
+  const row = (result as unknown as { rows?: Array<Record<string, boolean>> }).rows?.[0] ?? {};
+  return words.map((_, i) => row[`w${i}`] === true);
 }
 
 /**
@@ -307,16 +420,22 @@ export async function listExistingUrls(db: Db): Promise<Map<number, string>> {
   return new Map(rows.map((r) => [r.id, r.url]));
 }
 
+/** What the importer computes for search (normalised text and the exact-title keys). */
+export interface SearchKeys {
+  searchTitle: string;
+  searchAuthors: string;
+  titleKey: string;
+  shortKey: string;
+  workKey: string;
+}
+
 /**
  * Inserts or updates catalogue rows. The url and createdAt of an existing book never change
  * (links keep working; "Recent" keeps meaning "recently added"). The batch travels as one
  * JSON parameter expanded by jsonb_to_recordset: one statement and one parameter instead of
  * twenty thousand, several times faster on both drivers.
  */
-export async function upsertBooks(
-  db: Db,
-  rows: Array<NewBookRow & { searchTitle: string; searchAuthors: string }>,
-): Promise<void> {
+export async function upsertBooks(db: Db, rows: Array<NewBookRow & SearchKeys>): Promise<void> {
   if (rows.length === 0) return;
   const payload = JSON.stringify(
     rows.map((r) => ({
@@ -336,12 +455,16 @@ export async function upsertBooks(
       issued: r.issued ?? null,
       search_title: r.searchTitle,
       search_authors: r.searchAuthors,
+      title_key: r.titleKey,
+      short_key: r.shortKey,
+      work_key: r.workKey,
     })),
   );
   const batch = sql`jsonb_to_recordset(${payload}::jsonb) AS x(id int, url text, title text,
       subtitle text, authors jsonb, author_slugs text[], subject text, subject_slugs text[],
       lcsh text[], lcc text[], bookshelves text[], languages text[], download_count int,
-      issued date, search_title text, search_authors text)`;
+      issued date, search_title text, search_authors text, title_key text, short_key text,
+      work_key text)`;
   await db.transaction(async (tx) => {
     await tx.execute(sql`
       INSERT INTO books (id, url, title, subtitle, authors, author_slugs, subject, subject_slugs,
@@ -358,13 +481,15 @@ export async function upsertBooks(
     `);
     await tx.execute(sql`
       INSERT INTO book_search (book_id, download_count, subject_slugs, author_slugs,
-        search_title, search_authors)
-      SELECT id, download_count, subject_slugs, author_slugs, search_title, search_authors
+        search_title, search_authors, title_key, short_key, work_key)
+      SELECT id, download_count, subject_slugs, author_slugs, search_title, search_authors,
+        title_key, short_key, work_key
       FROM ${batch}
       ON CONFLICT (book_id) DO UPDATE SET
         download_count = excluded.download_count, subject_slugs = excluded.subject_slugs,
         author_slugs = excluded.author_slugs, search_title = excluded.search_title,
-        search_authors = excluded.search_authors
+        search_authors = excluded.search_authors, title_key = excluded.title_key,
+        short_key = excluded.short_key, work_key = excluded.work_key
     `);
   });
 }
@@ -437,6 +562,8 @@ export async function upsertCover(
 const SECONDARY_INDEXES: Array<[string, string]> = [
   ['book_search_search_idx', '"book_search" USING gin ("search")'],
   ['book_search_trgm_idx', '"book_search" USING gin ("search_all" gin_trgm_ops)'],
+  ['book_search_title_key_idx', '"book_search" USING btree ("title_key")'],
+  ['book_search_short_key_idx', '"book_search" USING btree ("short_key")'],
   ['books_subject_slugs_idx', '"books" USING gin ("subject_slugs")'],
   ['books_author_slugs_idx', '"books" USING gin ("author_slugs")'],
   ['books_popular_idx', '"books" USING btree ("download_count" DESC NULLS LAST,"id")'],

@@ -14,7 +14,6 @@ import { presentBook } from './books.presenter.js';
 import {
   countBooks,
   countBooksBySubject,
-  everyWordMatches,
   listBookUrls,
   listChapterUrlsOfBooks,
   findBookById,
@@ -28,9 +27,12 @@ import {
   latestTextFinishedAt,
   searchBooks,
   searchBooksFuzzy,
+  similarWords,
+  wordsMatching,
   warmSearch,
   type BookListRow,
 } from './books.repository.js';
+import { bestCorrection, MAX_SEARCH_WORDS, planSearch, STOP_WORDS } from './search/plan.js';
 import { normalizeForSearch } from './text/normalize.js';
 import { readingMinutes } from './text/readability.js';
 
@@ -136,16 +138,33 @@ export class BooksService {
     const words = normalizeForSearch(query.searchTerm ?? '')
       .split(' ')
       .filter(Boolean)
-      .slice(0, 12);
+      .slice(0, MAX_SEARCH_WORDS);
     let result: { rows: BookListRow[]; count: number };
     if (words.length > 0) {
-      const prefix = words.map((w) => `${w}:*`).join(' & ');
-      result = await searchBooks(this.db, prefix, filter, page);
-      // No book has every word. When each word is in the catalogue on its own ("whale
-      // history"), that is the answer; when one is not, it is a typo ("treasure iland"): try
-      // the typo-tolerant search (slower: it compares trigrams of every candidate).
-      if (result.count === 0 && (words.length === 1 || !(await everyWordMatches(this.db, words)))) {
-        result = await searchBooksFuzzy(this.db, words.join(' '), filter, page);
+      // Relevance tiers first, the chosen sort within them ("random" reads as popularity here).
+      const sort = query.sort === 'createdAt' ? 'createdAt' : 'download_count';
+      result = await searchBooks(this.db, planSearch(words), filter, sort, page);
+      if (result.count === 0) {
+        // No book has every word: correct the words that look misspelt (a word of the
+        // catalogue one or two edits away and much more common, "treasure iland", "moby
+        // dik") and search again. When nothing is corrected and every word is in the
+        // catalogue on its own ("whale history"), nothing is the answer; when a word matches
+        // nothing, the trigram similarity of whole titles is the last resort.
+        const corrected = await Promise.all(
+          words.map(
+            async (w) =>
+              (STOP_WORDS.has(w) ? null : bestCorrection(w, await similarWords(this.db, w))) ?? w,
+          ),
+        );
+        if (corrected.some((w, i) => w !== words[i])) {
+          result = await searchBooks(this.db, planSearch(corrected), filter, sort, page);
+        }
+        if (result.count === 0) {
+          const matching = await wordsMatching(this.db, words);
+          if (words.length === 1 || matching.includes(false)) {
+            result = await searchBooksFuzzy(this.db, words.join(' '), filter, page);
+          }
+        }
       }
     } else {
       result = await listBooks(

@@ -14,6 +14,7 @@ import {
   findRunningImport,
   finishImport,
   listExistingUrls,
+  refreshBookWords,
   replaceChapters,
   saveImportProgress,
   startImport,
@@ -21,7 +22,7 @@ import {
   upsertCover,
 } from '../books.repository.js';
 import { prepareText } from '../text/prepare.js';
-import { authorSlug, normalizeForSearch, titleSlug } from '../text/normalize.js';
+import { authorSlug, normalizeForSearch, titleKeys, titleSlug } from '../text/normalize.js';
 import { mapSubjects, subjectSlug } from './subject-map.js';
 import {
   findSourceFile,
@@ -35,6 +36,7 @@ import {
   readSourceText,
   type CatalogueEntry,
 } from './sources.js';
+import type { SearchKeys } from '../books.repository.js';
 
 export type ImportStage = 'read' | 'books' | 'texts' | 'covers';
 
@@ -149,6 +151,7 @@ export async function importCatalogue(db: Db, options: ImportOptions): Promise<I
       });
     }
     await ensureSecondaryBookIndexes(db);
+    await refreshBookWords(db);
     await analyzeBooks(db);
   } else {
     await ensureSecondaryBookIndexes(db);
@@ -222,6 +225,12 @@ export async function importCatalogue(db: Db, options: ImportOptions): Promise<I
   return report;
 }
 
+/**
+ * Gutendex-shaped download counts, oldest first (a newer count replaces an older one): one
+ * page of Oct 2024 and the 937 most downloaded books of Jan–Feb 2026 (seed-data README).
+ */
+const GUTENDEX_FILES = ['gutendex_page1_2024-10.json', 'gutendex_top_2026-02.json'];
+
 interface Catalogue {
   entries: Map<number, CatalogueEntry>;
   downloads: Map<number, number>;
@@ -237,7 +246,7 @@ function sourceFiles(source: string): string[] {
     'gutenberg_languages.csv',
     'pg_catalog.csv',
     'pg_catalog_first7660.csv',
-    'gutendex_page1_2024-10.json',
+    ...GUTENDEX_FILES,
   ];
   const files = names
     .map((n) => findSourceFile(path.join(catalog, n)))
@@ -252,7 +261,7 @@ function sourceFiles(source: string): string[] {
 /**
  * Reads every catalogue format present. gutenbergr's tables are the main source; the official
  * pg_catalog.csv adds release dates (and any book the tables lack, or is the only source);
- * download counts come from a Gutendex page (newer) or else from RDF records.
+ * download counts come from Gutendex pages (newest first) or else from RDF records.
  */
 export function readCatalogue(source: string): Catalogue {
   const catalogDir = path.join(source, 'catalog');
@@ -273,8 +282,11 @@ export function readCatalogue(source: string): Catalogue {
     if (record.downloads !== null) downloads.set(record.id, record.downloads);
     if (record.issued && !issued.has(record.id)) issued.set(record.id, record.issued);
   }
-  const gutendex = findSourceFile(path.join(catalogDir, 'gutendex_page1_2024-10.json'));
-  if (gutendex) for (const [id, count] of readGutendexDownloads(gutendex)) downloads.set(id, count);
+  for (const name of GUTENDEX_FILES) {
+    const gutendex = findSourceFile(path.join(catalogDir, name));
+    if (gutendex)
+      for (const [id, count] of readGutendexDownloads(gutendex)) downloads.set(id, count);
+  }
   return { entries, downloads, issued };
 }
 
@@ -331,13 +343,14 @@ function toBookRow(
   entry: CatalogueEntry,
   url: string,
   catalogue: Catalogue,
-): NewBookRow & { searchTitle: string; searchAuthors: string } {
+): NewBookRow & SearchKeys {
   const subjects = mapSubjects({
     bookshelves: entry.bookshelves,
     lcsh: entry.lcsh,
     lcc: entry.lcc,
   });
   const authors = entry.authors.map((a) => ({ ...a, slug: authorSlug(a.name) }));
+  const keys = titleKeys(entry.title);
   return {
     id: entry.id,
     url,
@@ -357,6 +370,8 @@ function toBookRow(
     searchAuthors: normalizeForSearch(
       authors.map((a) => `${a.name} ${formatAuthorName(a.name)}`).join(' '),
     ),
+    ...keys,
+    workKey: `${keys.shortKey}|${authors[0]?.slug ?? ''}`,
   };
 }
 

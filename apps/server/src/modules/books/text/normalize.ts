@@ -27,3 +27,21 @@ export function titleSlug(title: string): string {
   const cut = slug.slice(0, 71);
   return cut.slice(0, cut.lastIndexOf('-') > 20 ? cut.lastIndexOf('-') : 70);
 }
+
+/** A normalised title or search without its leading article: "the war of the worlds" → "war of the worlds". */
+export function withoutArticle(normalised: string): string {
+  return normalised.replace(/^(?:the|a|an) /, '');
+}
+
+/**
+ * The keys exact-title search compares (see decision 015): the whole title and the title
+ * before its first ';' or ':' ("Frankenstein; Or, The Modern Prometheus" → "frankenstein"),
+ * normalised, without a leading The/A/An. Migration 0012 computes the same in SQL for
+ * catalogues imported before it.
+ */
+export function titleKeys(title: string): { titleKey: string; shortKey: string } {
+  return {
+    titleKey: withoutArticle(normalizeForSearch(title)),
+    shortKey: withoutArticle(normalizeForSearch(title.replace(/[;:][\s\S]*$/, ''))),
+  };
+}
