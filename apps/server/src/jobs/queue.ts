@@ -53,7 +53,7 @@ export class JobQueue {
     boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
     await boss.start();
     for (const definition of this.definitions) {
-      await boss.createQueue(definition.name);
+      await createQueue(boss, definition.name);
       if (!work) continue;
       await boss.work<never>(
         definition.name,
@@ -83,5 +83,23 @@ export class JobQueue {
     this.boss = undefined;
     this.started = false;
     await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+  }
+}
+
+/**
+ * Creates a queue (pg-boss makes it idempotent). Instances starting together on one PostgreSQL
+ * can deadlock creating different queues, since each creation attaches a partition to the
+ * shared job table: the loser of a deadlock tries again after a short random pause.
+ */
+async function createQueue(boss: PgBoss, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(name);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 8 || (code !== '40P01' && code !== '40001')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+    }
   }
 }
