@@ -34,6 +34,7 @@ import { registerBilling, type RegisterBillingOptions } from './modules/billing/
 import { registerAssistant } from './modules/assistant/assistant.module.js';
 import type { AssistantEngine } from './providers/assistant/index.js';
 import { registerImages } from './modules/images/images.module.js';
+import { registerGoogleForms } from './modules/google-forms/google-forms.module.js';
 import type { ImageProvider } from './providers/images/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
@@ -225,6 +226,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerBilling(app, options.billing);
   await registerAssistant(app, options.assistantEngine);
   await registerImages(app, options.imageProvider);
+  await registerGoogleForms(app);
 
   await app.register(webPlugin, {
     mode: webMode,
