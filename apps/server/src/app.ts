@@ -36,6 +36,8 @@ import type { AssistantEngine } from './providers/assistant/index.js';
 import { registerImages } from './modules/images/images.module.js';
 import { registerGoogleForms } from './modules/google-forms/google-forms.module.js';
 import type { ImageProvider } from './providers/images/index.js';
+import { registerShop } from './modules/shop/shop.module.js';
+import type { PrintProvider } from './providers/print/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -78,6 +80,8 @@ export interface BuildAppOptions {
   jobsSender?: boolean;
   /** The image studio's provider instead of the config's (tests). */
   imageProvider?: ImageProvider;
+  /** The shop's print provider instead of the config's (tests). */
+  printProvider?: PrintProvider;
 }
 
 /**
@@ -227,6 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerAssistant(app, options.assistantEngine);
   await registerImages(app, options.imageProvider);
   await registerGoogleForms(app);
+  await registerShop(app, options.printProvider);
 
   await app.register(webPlugin, {
     mode: webMode,

@@ -20,3 +20,4 @@ export * from './billing.js';
 export * from './assistant.js';
 export * from './images.js';
 export * from './google-forms.js';
+export * from './shop.js';

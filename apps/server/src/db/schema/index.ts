@@ -7,3 +7,4 @@ export * from './blog.js';
 export * from './assistant.js';
 export * from './images.js';
 export * from './google.js';
+export * from './shop.js';
