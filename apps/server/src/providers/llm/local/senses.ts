@@ -220,11 +220,6 @@ export function chooseSense(
     };
   });
   scored.sort((a, b) => b.score - a.score);
-  if ((globalThis as { DEBUG_SENSE?: boolean }).DEBUG_SENSE)
-    for (const x of scored.slice(0, 4))
-      console.log(
-        `      ${x.score.toFixed(2)} ov=${x.overlap.toFixed(2)} m=${x.matched} ${x.sense.definition.slice(0, 50)}`,
-      );
   const best = scored[0]!;
   const second = scored[1];
   if (!second) return { sense: best.sense, score: best.score, margin: Infinity };

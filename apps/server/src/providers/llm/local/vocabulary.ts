@@ -271,7 +271,13 @@ function confirmPos(c: Candidate): boolean {
       ) &&
       !!lookup(t.value.toLowerCase(), 'adj') &&
       (!next || next.pos !== 'NOUN');
-    if (beforeDeterminer || predicative || agreedPos(s, t) !== c.pos) disagreed += 1;
+    // "visits increase, not decrease": after "not", "to" or a modal a bare "noun" is a verb.
+    const afterVerbCue =
+      t.pos === 'NOUN' &&
+      !!prev &&
+      /^(?:not|to|will|would|can|could|shall|should|must|may|might|did|does|do)$/i.test(prev.value);
+    if (beforeDeterminer || predicative || afterVerbCue || agreedPos(s, t) !== c.pos)
+      disagreed += 1;
     else agreed.push(use);
   }
   if (agreed.length === 0 || disagreed > agreed.length) return false;
