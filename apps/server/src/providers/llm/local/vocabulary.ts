@@ -12,7 +12,6 @@ import {
 } from './senses.js';
 import {
   frequencyOf,
-  lexFileOf,
   lookup,
   sensesOf,
   senseTagCounts,
