@@ -35,6 +35,8 @@ import { registerAssistant } from './modules/assistant/assistant.module.js';
 import type { AssistantEngine } from './providers/assistant/index.js';
 import { registerImages } from './modules/images/images.module.js';
 import type { ImageProvider } from './providers/images/index.js';
+import { registerShop } from './modules/shop/shop.module.js';
+import type { PrintProvider } from './providers/print/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -77,6 +79,8 @@ export interface BuildAppOptions {
   jobsSender?: boolean;
   /** The image studio's provider instead of the config's (tests). */
   imageProvider?: ImageProvider;
+  /** The shop's print provider instead of the config's (tests). */
+  printProvider?: PrintProvider;
 }
 
 /**
@@ -225,6 +229,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerBilling(app, options.billing);
   await registerAssistant(app, options.assistantEngine);
   await registerImages(app, options.imageProvider);
+  await registerShop(app, options.printProvider);
 
   await app.register(webPlugin, {
     mode: webMode,

@@ -19,3 +19,4 @@ export * from './exports.js';
 export * from './billing.js';
 export * from './assistant.js';
 export * from './images.js';
+export * from './shop.js';

@@ -1189,6 +1189,78 @@ export class ImagesService {
     if (!(await repo.deletePost(this.db, user.id, id))) throw notFound('Post not found.');
   }
 
+  /* ----------------------------------------------------------------------------------------- */
+  /* For the shop (issue 17): artworks come from the studio's runs and images                   */
+  /* ----------------------------------------------------------------------------------------- */
+
+  /**
+   * Where one of a user's predictions stands, for the shop: its status (polling an overdue
+   * remote run), the reason it failed, and its first image when it succeeded.
+   */
+  async predictionForShop(
+    userId: string,
+    predictionId: string,
+  ): Promise<{ status: string; error: string | null; imageId: string | null } | null> {
+    let row = await repo.findOwnPrediction(this.db, userId, predictionId);
+    if (!row) return null;
+    if (
+      row.status === 'running' &&
+      row.providerId &&
+      this.isStale(row.lastPolledAt ?? row.createdAt)
+    ) {
+      await repo.setPredictionProvider(this.db, predictionId, { lastPolledAt: new Date() });
+      await this.poll({ kind: 'prediction', id: predictionId, poll: 1 }).catch(() => undefined);
+      row = (await repo.findOwnPrediction(this.db, userId, predictionId)) ?? row;
+    }
+    const [image] = row.status === 'succeeded' ? await repo.imagesOf(this.db, [row.id]) : [];
+    return { status: row.status, error: row.error, imageId: image?.id ?? null };
+  }
+
+  /** The bytes of one of a user's images (null: not theirs, or gone). */
+  async imageBytesForShop(
+    userId: string,
+    imageId: string,
+  ): Promise<{ bytes: Buffer; url: string; prompt: string } | null> {
+    const image = await repo.findOwnImage(this.db, userId, imageId);
+    if (!image) return null;
+    const object = await this.deps.storage.get(image.storageKey);
+    const prediction = await repo.findPrediction(this.db, image.predictionId);
+    return object ? { bytes: object.body, url: image.url, prompt: prediction?.prompt ?? '' } : null;
+  }
+
+  /**
+   * One of a user's upscales for the shop: its state, the image it enlarges (url and prompt)
+   * and, when finished, its bytes. Null when it is not theirs.
+   */
+  async upscaleForShop(
+    userId: string,
+    upscaleId: string,
+  ): Promise<{
+    status: string;
+    imageId: string;
+    imageUrl: string;
+    prompt: string;
+    bytes: Buffer | null;
+  } | null> {
+    if (!isUuid(upscaleId)) return null;
+    const row = await repo.findOwnUpscale(this.db, userId, upscaleId);
+    if (!row) return null;
+    const image = await repo.findOwnImage(this.db, userId, row.imageId);
+    if (!image) return null;
+    const prediction = await repo.findPrediction(this.db, image.predictionId);
+    const object =
+      row.status === 'succeeded' && row.storageKey
+        ? await this.deps.storage.get(row.storageKey)
+        : null;
+    return {
+      status: row.status,
+      imageId: image.id,
+      imageUrl: image.url,
+      prompt: prediction?.prompt ?? '',
+      bytes: object?.body ?? null,
+    };
+  }
+
   async credits(user: UserRow) {
     return repo.credits(this.db, user.id);
   }
