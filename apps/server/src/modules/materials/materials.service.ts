@@ -63,6 +63,11 @@ export interface MaterialsServiceDeps {
   leaseSeconds: number;
   /** Pending materials older than this are queued again by the sweep (their job was lost). */
   pendingSeconds?: number;
+  /**
+   * A chapter's ready-made materials changed: pages showing them must go, on every instance
+   * (wired to `app.changes.publish('book:' + url)`).
+   */
+  onChapterMaterialsChange?: (bookUrl: string) => void;
 }
 
 /** The material types the generator offers (the spec's default list). */
@@ -462,12 +467,16 @@ export class MaterialsService {
   }): Promise<Material> {
     const request = { ...input, descriptionText: input.descriptionText ?? '' };
     const document = await this.deps.generator.generate(request);
-    await repo.deletePlatformMaterials(this.db, input.bookUrl, input.chapterUrl, input.type);
-    const row = await repo.insertPlatformMaterial(this.db, {
-      ...request,
-      setId: null,
-      output: toOutput(document),
+    // Replaced in one transaction: a page rendered meanwhile shows the old one or the new one.
+    const row = await this.db.transaction(async (tx) => {
+      await repo.deletePlatformMaterials(tx, input.bookUrl, input.chapterUrl, input.type);
+      return repo.insertPlatformMaterial(tx, {
+        ...request,
+        setId: null,
+        output: toOutput(document),
+      });
     });
+    this.deps.onChapterMaterialsChange?.(input.bookUrl);
     return presentMaterial(row);
   }
 }
