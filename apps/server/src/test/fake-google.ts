@@ -286,14 +286,14 @@ export class FakeGoogle {
   >();
   private userCounter = 0;
 
-  async start(): Promise<void> {
+  async start(port = 0): Promise<void> {
     this.server = createServer((request, response) => {
       void this.handle(request, response).catch((error: unknown) => {
         response.writeHead(500, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ error: { code: 500, message: String(error) } }));
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 

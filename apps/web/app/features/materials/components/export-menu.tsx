@@ -232,7 +232,7 @@ export function ExportMenu({ name, materialId, setId }: ExportMenuProps) {
                     </button>
                   </p>
                 ) : (
-                  <p className="export-hint">
+                  <p className="export-hint export-google-account">
                     The first time, Google asks you to allow Chapterwise to create forms.
                   </p>
                 )}
