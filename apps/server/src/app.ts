@@ -34,7 +34,10 @@ import { registerBilling, type RegisterBillingOptions } from './modules/billing/
 import { registerAssistant } from './modules/assistant/assistant.module.js';
 import type { AssistantEngine } from './providers/assistant/index.js';
 import { registerImages } from './modules/images/images.module.js';
+import { registerGoogleForms } from './modules/google-forms/google-forms.module.js';
 import type { ImageProvider } from './providers/images/index.js';
+import { registerShop } from './modules/shop/shop.module.js';
+import type { PrintProvider } from './providers/print/index.js';
 import { authPlugin } from './plugins/auth.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -77,6 +80,8 @@ export interface BuildAppOptions {
   jobsSender?: boolean;
   /** The image studio's provider instead of the config's (tests). */
   imageProvider?: ImageProvider;
+  /** The shop's print provider instead of the config's (tests). */
+  printProvider?: PrintProvider;
 }
 
 /**
@@ -225,6 +230,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerBilling(app, options.billing);
   await registerAssistant(app, options.assistantEngine);
   await registerImages(app, options.imageProvider);
+  await registerGoogleForms(app);
+  await registerShop(app, options.printProvider);
 
   await app.register(webPlugin, {
     mode: webMode,

@@ -162,6 +162,35 @@ const EnvSchema = z.object({
   REPLICATE_API_BASE: z.url().optional(),
   /** Seconds between polls of a running Replicate job (the fallback when no webhook arrives). */
   REPLICATE_POLL_SECONDS: z.coerce.number().min(0.05).max(300).default(5),
+  /** Print-on-demand shop: 'local' (offline test mode) or 'printify'; PRINTIFY_API_TOKEN alone picks printify. */
+  PRINT_PROVIDER: z.enum(['local', 'printify']).optional(),
+  PRINTIFY_API_TOKEN: z.string().min(8).optional(),
+  PRINTIFY_SHOP_ID: z
+    .string()
+    .regex(/^\d{1,20}$/, 'must be the numeric id of your Printify shop')
+    .optional(),
+  /** The secret given to Printify when our webhooks were registered (X-Pfy-Signature). */
+  PRINTIFY_WEBHOOK_SECRET: z.string().min(8).optional(),
+  /** Tests only: send Printify calls to this base URL (a fake Printify server). */
+  PRINTIFY_API_BASE: z.url().optional(),
+  /** Seconds between polls of open Printify orders (the fallback when no webhook arrives). */
+  PRINTIFY_POLL_SECONDS: z.coerce.number().min(0.05).max(86_400).default(600),
+  /** The local shop's order clock: seconds per step (created → in production → shipped → delivered). */
+  SHOP_LOCAL_STEP_SECONDS: z.coerce
+    .number()
+    .min(0.1)
+    .max(7 * 86_400)
+    .default(3600),
+  /** The share of a sale paid to the artwork's creator when they are an authorised seller. */
+  SHOP_SELLER_SHARE_PERCENT: z.coerce.number().min(0).max(90).default(20),
+  /** Google OAuth client (Web application) for "Send to Google Forms"; both or neither. */
+  GOOGLE_CLIENT_ID: z
+    .string()
+    .regex(/^\S+$/, 'must be an OAuth client id (…apps.googleusercontent.com)')
+    .optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(8).optional(),
+  /** Tests only: one base URL for Google's OAuth and Forms endpoints (a fake Google). */
+  GOOGLE_API_BASE: z.url().optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -201,6 +230,36 @@ export interface Config {
   payments: PaymentsConfig;
   texts: TextsConfig;
   images: ImagesConfig;
+  /** Google Forms export; null when GOOGLE_CLIENT_ID/SECRET are not set (the button is hidden). */
+  google: GoogleConfig | null;
+  shop: ShopConfig;
+}
+
+export interface ShopConfig {
+  sellerSharePercent: number;
+  print:
+    | { provider: 'local'; stepMs: number }
+    | {
+        provider: 'printify';
+        apiToken: string;
+        shopId: string;
+        webhookSecret: string | undefined;
+        apiBase: string;
+        pollMs: number;
+      };
+}
+
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Where Google sends the teacher back: PUBLIC_URL/api/v1/google/oauth/callback. */
+  redirectUri: string;
+  authUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  formsApiBase: string;
+  /** Drive API: deletes a form whose questions Google refused (files this app made). */
+  driveApiBase: string;
 }
 
 export interface TextsConfig {
@@ -319,6 +378,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (imageProvider === 'replicate' && !e.REPLICATE_API_TOKEN) {
     problems.push('REPLICATE_API_TOKEN: required when IMAGE_PROVIDER is replicate');
   }
+  const printProvider = e.PRINT_PROVIDER ?? (e.PRINTIFY_API_TOKEN ? 'printify' : 'local');
+  if (printProvider === 'printify') {
+    if (!e.PRINTIFY_API_TOKEN)
+      problems.push('PRINTIFY_API_TOKEN: required when PRINT_PROVIDER is printify');
+    if (!e.PRINTIFY_SHOP_ID)
+      problems.push('PRINTIFY_SHOP_ID: required when PRINT_PROVIDER is printify');
+  }
+  if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
+    problems.push(
+      e.GOOGLE_CLIENT_ID
+        ? 'GOOGLE_CLIENT_SECRET: required with GOOGLE_CLIENT_ID'
+        : 'GOOGLE_CLIENT_ID: required with GOOGLE_CLIENT_SECRET',
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -414,6 +487,44 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             pollMs: Math.round(e.REPLICATE_POLL_SECONDS * 1000),
           }
         : { provider: 'local', trainingMs: Math.round(e.IMAGE_LOCAL_TRAINING_SECONDS * 1000) },
+    shop: {
+      sellerSharePercent: e.SHOP_SELLER_SHARE_PERCENT,
+      print:
+        printProvider === 'printify'
+          ? {
+              provider: 'printify',
+              apiToken: e.PRINTIFY_API_TOKEN!,
+              shopId: e.PRINTIFY_SHOP_ID!,
+              webhookSecret: e.PRINTIFY_WEBHOOK_SECRET,
+              apiBase: (e.PRINTIFY_API_BASE ?? 'https://api.printify.com').replace(/\/+$/, ''),
+              pollMs: Math.round(e.PRINTIFY_POLL_SECONDS * 1000),
+            }
+          : { provider: 'local', stepMs: Math.round(e.SHOP_LOCAL_STEP_SECONDS * 1000) },
+    },
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? googleConfig(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, publicUrl, e.GOOGLE_API_BASE)
+        : null,
+  };
+}
+
+/** Google's endpoints, or a fake Google's under one base URL (tests). */
+function googleConfig(
+  clientId: string,
+  clientSecret: string,
+  publicUrl: string,
+  apiBase: string | undefined,
+): GoogleConfig {
+  const base = apiBase?.replace(/\/+$/, '');
+  return {
+    clientId,
+    clientSecret,
+    redirectUri: `${publicUrl}/api/v1/google/oauth/callback`,
+    authUrl: base ? `${base}/o/oauth2/v2/auth` : 'https://accounts.google.com/o/oauth2/v2/auth',
+    tokenUrl: base ? `${base}/token` : 'https://oauth2.googleapis.com/token',
+    revokeUrl: base ? `${base}/revoke` : 'https://oauth2.googleapis.com/revoke',
+    formsApiBase: base ?? 'https://forms.googleapis.com',
+    driveApiBase: base ?? 'https://www.googleapis.com',
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listOf } from './meta.js';
+import { ShopOrderInfoSchema } from './shop.js';
 
 /* ------------------------------------------------------------------------------------------ */
 /* Prices and what each purchase gives (spec §1, §9). Prices are in cents.                      */
@@ -24,6 +25,7 @@ export const BILLING_PRODUCTS = [
   'modelTrainingCredit',
   'imageGenerationCredits',
   'chapterMaterials',
+  'shopProduct',
 ] as const;
 export type BillingProduct = (typeof BILLING_PRODUCTS)[number];
 
@@ -67,6 +69,13 @@ export const PRODUCT_INFO: Record<BillingProduct, ProductInfo> = {
     gives:
       "Copies of this chapter's ready-made materials in Your Materials, to edit, export and file in folders.",
   },
+  shopProduct: {
+    name: 'Print',
+    // Priced per product and variant (see SHOP_CATALOG); the order keeps the amount.
+    priceCents: 0,
+    interval: null,
+    gives: 'Printed and shipped to your address. Free Shipping.',
+  },
 };
 
 /** Credits each product adds to the buyer's balances once paid. */
@@ -84,6 +93,7 @@ export const PRODUCT_CREDITS: Record<
     modelTrainingCredits: 0,
   },
   chapterMaterials: { imageGenerationCredits: 0, modelTrainingCredits: 0 },
+  shopProduct: { imageGenerationCredits: 0, modelTrainingCredits: 0 },
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -181,6 +191,8 @@ export const OrderSchema = z.object({
   paidAt: z.string().nullable(),
   bookUrl: z.string().nullable(),
   chapterUrl: z.string().nullable(),
+  /** A print order's product, status and tracking (shop purchases only). */
+  shopOrder: ShopOrderInfoSchema.nullable().optional(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

@@ -23,4 +23,16 @@ describe('job queue (pg-boss)', () => {
     }
     expect(seen).toEqual(['hello']);
   });
+
+  it('keeps schedules in the database and runs start tasks (the image sweep every minute)', async () => {
+    const result = await t.database.executeSql(
+      "select name, cron, timezone from pgboss.schedule where name = 'images-sweep'",
+    );
+    expect(result.rows).toEqual([{ name: 'images-sweep', cron: '* * * * *', timezone: 'UTC' }]);
+    // The first sweep is queued at start.
+    const jobs = await t.database.executeSql(
+      "select count(*)::int as n from pgboss.job where name = 'images-sweep'",
+    );
+    expect((jobs.rows[0] as { n: number }).n).toBeGreaterThanOrEqual(1);
+  });
 });

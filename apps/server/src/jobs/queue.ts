@@ -22,6 +22,8 @@ interface Definition {
 export class JobQueue {
   private boss: PgBoss | undefined;
   private readonly definitions: Definition[] = [];
+  private readonly schedules: Array<{ name: string; cron: string }> = [];
+  private readonly onStart: Array<() => Promise<unknown>> = [];
   private started = false;
 
   constructor(
@@ -32,6 +34,19 @@ export class JobQueue {
   /** Registers a handler for a queue; call before `start`. */
   define<T>(name: string, handler: JobHandler<T>, options: WorkOptions = {}): void {
     this.definitions.push({ name, handler: handler as JobHandler<never>, options });
+  }
+
+  /**
+   * Runs a queue's handler on a cron schedule (UTC), once per tick across every instance
+   * (pg-boss's schedules live in the database). Applied by `start` on working instances.
+   */
+  every(name: string, cron: string): void {
+    this.schedules.push({ name, cron });
+  }
+
+  /** Runs `fn` once the queue has started on a working instance (for example, a first sweep). */
+  whenStarted(fn: () => Promise<unknown>): void {
+    this.onStart.push(fn);
   }
 
   get isStarted(): boolean {
@@ -65,6 +80,13 @@ export class JobQueue {
     }
     this.boss = boss;
     this.started = true;
+    if (!work) return;
+    for (const { name, cron } of this.schedules) await boss.schedule(name, cron, {}, { tz: 'UTC' });
+    for (const fn of this.onStart) {
+      await fn().catch((error: unknown) =>
+        this.log.error({ err: error }, 'a job queue start task failed'),
+      );
+    }
   }
 
   /** Queues a job; returns its id. */

@@ -12,6 +12,7 @@ import { openDatabase, type Database } from '../db/client.js';
 import { users, type NewUserRow, type UserRow } from '../db/schema/index.js';
 import { SESSION_TTL_SECONDS } from '../lib/tokens.js';
 import type { ImageProvider } from '../providers/images/index.js';
+import type { PrintProvider } from '../providers/print/index.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
@@ -74,7 +75,11 @@ export function ensureWebBuild(): void {
 /** Builds the API (no web pages) on a fresh database, with a temporary DATA_DIR. */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { web?: 'off' | 'production'; imageProvider?: ImageProvider } = {},
+  options: {
+    web?: 'off' | 'production';
+    imageProvider?: ImageProvider;
+    printProvider?: PrintProvider;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cw-app-'));
   const config = loadConfig({
@@ -94,6 +99,7 @@ export async function createTestApp(
     web: options.web ?? 'off',
     logger: false,
     ...(options.imageProvider ? { imageProvider: options.imageProvider } : {}),
+    ...(options.printProvider ? { printProvider: options.printProvider } : {}),
   });
   await app.ready();
   return {

@@ -1,4 +1,9 @@
-import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@chapterwise/shared';
+import {
+  ShippingAddressSchema,
+  SUBSCRIPTION_STATUSES,
+  type ShippingAddress,
+  type SubscriptionStatus,
+} from '@chapterwise/shared';
 import { z } from 'zod';
 
 /**
@@ -22,8 +27,29 @@ const Metadata = z
     return out;
   });
 
+const ShippingDetails = z
+  .object({
+    name: z.string().nullish(),
+    address: z
+      .object({
+        line1: z.string().nullish(),
+        line2: z.string().nullish(),
+        city: z.string().nullish(),
+        state: z.string().nullish(),
+        postal_code: z.string().nullish(),
+        country: z.string().nullish(),
+      })
+      .nullish(),
+  })
+  .nullish();
+
 export const CheckoutSessionObject = z.object({
   id: z.string(),
+  /** Older API versions put the collected address here… */
+  shipping_details: ShippingDetails,
+  /** …newer ones here. */
+  collected_information: z.object({ shipping_details: ShippingDetails }).nullish(),
+  customer_details: z.object({ name: z.string().nullish() }).nullish(),
   mode: z.enum(['payment', 'subscription', 'setup']),
   payment_status: z.string().nullish(),
   amount_total: z.number().int().nullish(),
@@ -185,4 +211,21 @@ export function isNewerState(
   if (next.at.getTime() > current.at.getTime()) return true;
   if (next.at.getTime() < current.at.getTime()) return false;
   return STATUS_RANK[next.status] >= STATUS_RANK[current.status];
+}
+
+/** The shipping address a checkout collected (either API shape), or null when it has none. */
+export function shippingOf(session: CheckoutSessionObject): ShippingAddress | null {
+  const details =
+    session.collected_information?.shipping_details ?? session.shipping_details ?? null;
+  const a = details?.address;
+  const parsed = ShippingAddressSchema.safeParse({
+    name: details?.name ?? session.customer_details?.name ?? '',
+    line1: a?.line1 ?? '',
+    line2: a?.line2 ?? undefined,
+    city: a?.city ?? '',
+    state: a?.state ?? undefined,
+    postal_code: a?.postal_code ?? '',
+    country: a?.country ?? '',
+  });
+  return parsed.success ? parsed.data : null;
 }

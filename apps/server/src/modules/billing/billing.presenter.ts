@@ -4,12 +4,13 @@ import {
   type CheckoutSession,
   type Order,
   type PaymentAccount,
+  type ShopOrderInfo,
   type SubscriptionInfo,
 } from '@chapterwise/shared';
 import type { OrderRow, SellerAccountRow, SubscriptionRow } from '../../db/schema/index.js';
 
 /** An order in wire names; `amount` stays in cents. */
-export function presentOrder(row: OrderRow): Order {
+export function presentOrder(row: OrderRow, shopOrder: ShopOrderInfo | null = null): Order {
   return {
     _id: row.id,
     product: row.product,
@@ -22,11 +23,16 @@ export function presentOrder(row: OrderRow): Order {
     paidAt: row.paidAt ? row.paidAt.toISOString() : null,
     bookUrl: row.bookUrl,
     chapterUrl: row.chapterUrl,
+    ...(row.product === 'shopProduct' ? { shopOrder } : {}),
   };
 }
 
 /** A checkout session as the test checkout page and /thankyou show it. */
-export function presentCheckoutSession(row: OrderRow, publicUrl: string): CheckoutSession {
+export function presentCheckoutSession(
+  row: OrderRow,
+  publicUrl: string,
+  order: Order = presentOrder(row),
+): CheckoutSession {
   const status =
     row.status === 'paid' || row.status === 'refunded'
       ? 'complete'
@@ -37,7 +43,7 @@ export function presentCheckoutSession(row: OrderRow, publicUrl: string): Checko
     id: row.checkoutSessionId ?? '',
     status,
     mode: row.mode,
-    order: presentOrder(row),
+    order,
     gives: PRODUCT_INFO[row.product].gives,
     cancelUrl: `${publicUrl}${row.returnPath ?? '/subscription'}`,
   };

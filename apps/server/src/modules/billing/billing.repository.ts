@@ -553,6 +553,11 @@ export async function listLocalSubscriptionsDue(
 /* Seller accounts                                                                             */
 /* ----------------------------------------------------------------------------------------- */
 
+export async function findUserEmail(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email ?? null;
+}
+
 export async function findSellerAccount(
   db: Db,
   userId: string,

@@ -1,4 +1,5 @@
 import {
+  LocalPayBodySchema,
   BalanceAnswerSchema,
   ChapterCheckoutSessionBodySchema,
   ChapterMaterialsCopyAnswerSchema,
@@ -303,14 +304,16 @@ export const localPaymentRoutes = (service: BillingService): FastifyPluginAsyncZ
         schema: {
           tags,
           security,
-          summary: 'Test checkout: Pay (no card is charged)',
+          summary:
+            'Test checkout: Pay (no card is charged); print orders give the shipping address',
           params: CheckoutSessionParamsSchema,
+          body: LocalPayBodySchema,
           response: { 200: UrlAnswerSchema },
         },
       },
       async (request) => {
         const user = await requireUser(request);
-        return service.payLocalCheckout(user, request.params.id);
+        return service.payLocalCheckout(user, request.params.id, request.body.shipping);
       },
     );
 

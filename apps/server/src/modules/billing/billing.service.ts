@@ -16,17 +16,21 @@ import {
   type CreditCheckoutSessionBody,
   type Order,
   type PaymentAccount,
+  type ShippingAddress,
+  type ShopOrderInfo,
   type SubscriptionInfo,
   type UrlAnswer,
+  SHIPPING_COUNTRIES,
 } from '@chapterwise/shared';
 import type { Db } from '../../db/client.js';
 import type {
   OrderRow,
   PaymentProviderKind,
+  ShopOrderRow,
   SubscriptionRow,
   UserRow,
 } from '../../db/schema/index.js';
-import { AppError, conflict, notFound, paymentRequired } from '../../lib/errors.js';
+import { AppError, badRequest, conflict, notFound, paymentRequired } from '../../lib/errors.js';
 import {
   LocalPayments,
   PaymentProviderError,
@@ -40,6 +44,7 @@ import {
   CheckoutSessionObject,
   parseInvoice,
   parseSubscription,
+  shippingOf,
 } from './billing.events.js';
 import {
   presentCheckoutSession,
@@ -65,6 +70,38 @@ export interface ChapterPacks {
    */
   copyTo(db: Db, userId: string, bookUrl: string, chapterUrl: string): Promise<number>;
 }
+
+/**
+ * The shop's part in payment events (print orders): set by the shop module. Billing calls it
+ * inside an event's transaction (`onPaid`, `onRefunded`) and after the commit (`after…`), so a
+ * print order is paid exactly when its order is, and the printer is called outside the
+ * transaction.
+ */
+export interface ShopOrderHooks {
+  onPaid(tx: Db, order: OrderRow, address: ShippingAddress | null): Promise<void>;
+  afterPaid(orderId: string): void;
+  onRefunded(tx: Db, order: OrderRow): Promise<ShopOrderRow | undefined>;
+  afterRefunded(row: ShopOrderRow): void;
+  describeOrders(orderIds: string[]): Promise<Map<string, ShopOrderInfo>>;
+  refreshOrdersOf(userId: string): Promise<void>;
+  sellerEarnings(userId: string): Promise<number>;
+}
+
+/** A print order's checkout as the shop asks for it. */
+export interface ShopCheckoutInput {
+  amountCents: number;
+  unitAmountCents: number;
+  quantity: number;
+  name: string;
+  description: string;
+  referral: string | undefined;
+  returnPath: string;
+  transfer: { destination: string; amountCents: number } | null;
+  /** Records the print order with the billing order's id, before the provider is asked. */
+  record(db: Db, orderId: string): Promise<void>;
+}
+
+type AfterCommit = Array<() => void>;
 
 export interface BillingDeps {
   db: Db;
@@ -108,7 +145,18 @@ const unavailable = (error: unknown, log: Logger, what: string) => {
  * there, so a purchase is fulfilled the same way whichever adapter took it, and exactly once.
  */
 export class BillingService {
+  private shop: ShopOrderHooks | null = null;
+
   constructor(private readonly deps: BillingDeps) {}
+
+  /** The shop module hands in its part of payment events (print orders). */
+  setShopHooks(hooks: ShopOrderHooks): void {
+    this.shop = hooks;
+  }
+
+  get paymentsKind(): PaymentProviderKind {
+    return this.provider;
+  }
 
   private get db() {
     return this.deps.db;
@@ -244,6 +292,80 @@ export class BillingService {
     }
   }
 
+  /**
+   * A print order's hosted checkout (issue 17): priced by the shop from the product's variant,
+   * with a shipping address collected and free shipping, and a seller's share when there is
+   * one. The shop's print order is recorded with the pending order, before the provider.
+   */
+  async createShopCheckout(user: UserRow, input: ShopCheckoutInput): Promise<CheckoutAnswer> {
+    const row = await repo.transaction(this.db, async (tx) => {
+      const order = await repo.insertOrder(tx, {
+        userId: user.id,
+        provider: this.provider,
+        product: 'shopProduct',
+        description: input.description,
+        amountCents: input.amountCents,
+        currency: CURRENCY,
+        status: 'pending',
+        mode: 'payment',
+        referral: input.referral || null,
+        returnPath: input.returnPath,
+      });
+      await input.record(tx, order.id);
+      return order;
+    });
+    try {
+      const customerId = await this.ensureCustomer(user);
+      const session = await this.deps.payments.createCheckoutSession({
+        product: 'shopProduct',
+        mode: 'payment',
+        amountCents: input.amountCents,
+        unitAmountCents: input.unitAmountCents,
+        quantity: input.quantity,
+        name: input.name,
+        customerId,
+        userId: user.id,
+        metadata: {
+          orderId: row.id,
+          userId: user.id,
+          product: 'shopProduct',
+          ...(input.referral ? { referral: input.referral } : {}),
+        },
+        successUrl: `${this.deps.publicUrl}/thankyou?session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: `${this.deps.publicUrl}${input.returnPath}`,
+        shippingCountries: SHIPPING_COUNTRIES,
+        transfer: input.transfer,
+      });
+      await repo.setOrderSession(this.db, row.id, session.id);
+      return { id: session.id, url: session.url };
+    } catch (error) {
+      await repo.deleteUnstartedOrder(this.db, row.id);
+      if (error instanceof PaymentProviderError)
+        throw unavailable(error, this.deps.log, 'start a checkout');
+      throw error;
+    }
+  }
+
+  /** A user's seller account when onboarding is complete (charges and payouts on), else null. */
+  async enabledSellerAccount(userId: string): Promise<{ accountId: string } | null> {
+    const account = await repo.findSellerAccount(this.db, userId, this.provider);
+    return account?.chargesEnabled && account.payoutsEnabled
+      ? { accountId: account.accountId }
+      : null;
+  }
+
+  /** The buyer's email, for the printer's shipping notices. */
+  async buyerEmail(userId: string): Promise<string | null> {
+    return repo.findUserEmail(this.db, userId);
+  }
+
+  private async withShopOrders(rows: OrderRow[]): Promise<Order[]> {
+    const shopIds = rows.filter((r) => r.product === 'shopProduct').map((r) => r.id);
+    const described =
+      this.shop && shopIds.length ? await this.shop.describeOrders(shopIds) : new Map();
+    return rows.map((row) => presentOrder(row, described.get(row.id) ?? null));
+  }
+
   /** The user's customer at the provider, made on first use. */
   private async ensureCustomer(user: UserRow): Promise<string> {
     const known = await repo.findCustomerId(this.db, user.id, this.provider);
@@ -260,7 +382,8 @@ export class BillingService {
   async getCheckoutSession(user: UserRow, sessionId: string): Promise<CheckoutSession> {
     const order = await repo.findOrderBySession(this.db, sessionId, user.id);
     if (!order) throw notFound('There is no such checkout.');
-    return presentCheckoutSession(order, this.deps.publicUrl);
+    const [presented] = await this.withShopOrders([order]);
+    return presentCheckoutSession(order, this.deps.publicUrl, presented!);
   }
 
   /* --------------------------------------------------------------------------------------- */
@@ -293,8 +416,12 @@ export class BillingService {
     user: UserRow,
     page: { page: number; limit: number },
   ): Promise<{ data: Order[]; count: number }> {
+    // Print orders' status is read again from the printer when it is old (webhooks may be late).
+    await this.shop?.refreshOrdersOf(user.id).catch((error: unknown) => {
+      this.deps.log.warn({ err: error }, 'shop: could not refresh orders');
+    });
     const { rows, count } = await repo.listOrders(this.db, user.id, page);
-    return { data: rows.map(presentOrder), count };
+    return { data: await this.withShopOrders(rows), count };
   }
 
   /* --------------------------------------------------------------------------------------- */
@@ -362,6 +489,11 @@ export class BillingService {
   async getBalance(user: UserRow): Promise<BalanceAnswer> {
     const account = await repo.findSellerAccount(this.db, user.id, this.provider);
     if (!account) return { balance: { available: 0, pending: 0, currency: CURRENCY } };
+    if (this.provider === 'local') {
+      // The local adapter moves no money: the balance is the sellers' shares it recorded.
+      const earned = (await this.shop?.sellerEarnings(user.id)) ?? 0;
+      return { balance: { available: earned, pending: 0, currency: CURRENCY } };
+    }
     try {
       return { balance: await this.deps.payments.retrieveBalance(account.accountId) };
     } catch (error) {
@@ -428,6 +560,7 @@ export class BillingService {
     if (!HANDLED_EVENTS.has(event.type)) return 'ignored';
     const at = new Date(event.created * 1000);
     const object = event.data.object;
+    const after: AfterCommit = [];
     const outcome = await repo.transaction(this.db, async (tx) => {
       const fresh = await repo.recordEvent(tx, {
         id: event.id,
@@ -439,7 +572,7 @@ export class BillingService {
       switch (event.type) {
         case 'checkout.session.completed':
         case 'checkout.session.async_payment_succeeded':
-          await this.onCheckoutCompleted(tx, provider, object, at);
+          await this.onCheckoutCompleted(tx, provider, object, at, after);
           break;
         case 'checkout.session.expired':
         case 'checkout.session.async_payment_failed':
@@ -460,11 +593,12 @@ export class BillingService {
           await this.onAccountUpdated(tx, provider, object, at);
           break;
         case 'charge.refunded':
-          await this.onChargeRefunded(tx, object);
+          await this.onChargeRefunded(tx, object, after);
           break;
       }
       return 'applied' as const;
     });
+    for (const task of after) task();
     this.deps.log.info({ eventId: event.id, type: event.type, outcome }, 'payment event');
     return outcome;
   }
@@ -489,6 +623,7 @@ export class BillingService {
     provider: PaymentProviderKind,
     object: unknown,
     at: Date,
+    after: AfterCommit,
   ): Promise<void> {
     const session = CheckoutSessionObject.parse(object);
     const order = await this.orderOfSession(tx, provider, session);
@@ -510,6 +645,11 @@ export class BillingService {
     await repo.addCredits(tx, paid.userId, PRODUCT_CREDITS[paid.product]);
     if (paid.product === 'chapterMaterials' && paid.bookUrl && paid.chapterUrl) {
       await this.deps.chapterPacks.copyTo(tx, paid.userId, paid.bookUrl, paid.chapterUrl);
+    }
+    if (paid.product === 'shopProduct' && this.shop) {
+      const shop = this.shop;
+      await shop.onPaid(tx, paid, shippingOf(session));
+      after.push(() => shop.afterPaid(paid.id));
     }
   }
 
@@ -617,7 +757,7 @@ export class BillingService {
     if (!changed) this.deps.log.info({ accountId: account.id }, 'payments: account event unused');
   }
 
-  private async onChargeRefunded(tx: Db, object: unknown): Promise<void> {
+  private async onChargeRefunded(tx: Db, object: unknown, after: AfterCommit): Promise<void> {
     const charge = ChargeObject.parse(object);
     // A partial refund leaves the purchase (and what it gave) as it is.
     if (!charge.refunded || !charge.payment_intent) return;
@@ -625,6 +765,11 @@ export class BillingService {
     if (!order) return;
     const refunded = await repo.markOrderRefunded(tx, order.id);
     if (refunded) await repo.removeCredits(tx, refunded.userId, PRODUCT_CREDITS[refunded.product]);
+    if (refunded?.product === 'shopProduct' && this.shop) {
+      const shop = this.shop;
+      const row = await shop.onRefunded(tx, refunded);
+      if (row) after.push(() => shop.afterRefunded(row));
+    }
   }
 
   /* --------------------------------------------------------------------------------------- */
@@ -663,7 +808,11 @@ export class BillingService {
    * Pay on the test checkout page: completes one of the caller's own pending checkouts, at the
    * price the server set when it was made. Answers where the browser goes next.
    */
-  async payLocalCheckout(user: UserRow, sessionId: string): Promise<UrlAnswer> {
+  async payLocalCheckout(
+    user: UserRow,
+    sessionId: string,
+    shipping?: ShippingAddress,
+  ): Promise<UrlAnswer> {
     const { order, session } = await this.localSession(user, sessionId);
     if (order.status === 'paid' || order.status === 'refunded')
       throw conflict('This checkout is already paid.');
@@ -679,7 +828,16 @@ export class BillingService {
     ) {
       throw conflict("You already bought this chapter's materials: they are in Your Materials.");
     }
-    await this.applyAll(this.local.completeCheckout(session));
+    if (order.product === 'shopProduct' && !shipping) {
+      throw badRequest(
+        'Invalid field "shipping": a shipping address is required for a print order.',
+      );
+    }
+    await this.applyAll(
+      this.local.completeCheckout(
+        order.product === 'shopProduct' ? { ...session, shipping } : session,
+      ),
+    );
     return {
       url: `${this.deps.publicUrl}/thankyou?session_id=${encodeURIComponent(sessionId)}`,
     };

@@ -74,7 +74,7 @@ export const booksRoutes = fp(
 
     const texts = new BookTextsService({
       db: app.db,
-      source: createTextSource(app.config),
+      source: createTextSource(app.config, app.database),
       jobs: app.jobs,
       log: app.log,
     });

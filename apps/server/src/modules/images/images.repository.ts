@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   generatedImages,
@@ -136,10 +136,19 @@ export async function findModelByTraining(
 }
 
 /** queued → training (one worker wins). */
-export async function claimModel(db: Db, id: string): Promise<ImageModelRow | undefined> {
+export async function claimModel(
+  db: Db,
+  id: string,
+  leaseMs: number,
+): Promise<ImageModelRow | undefined> {
   const [row] = await db
     .update(imageModels)
-    .set({ status: 'training', attempts: sql`${imageModels.attempts} + 1`, updatedAt: new Date() })
+    .set({
+      status: 'training',
+      attempts: sql`${imageModels.attempts} + 1`,
+      leaseUntil: new Date(Date.now() + leaseMs),
+      updatedAt: new Date(),
+    })
     .where(and(eq(imageModels.id, id), eq(imageModels.status, 'queued')))
     .returning();
   return row;
@@ -287,13 +296,14 @@ export async function findPredictionByProvider(
 export async function listPredictions(
   db: Db,
   userId: string,
-  filter: { modelId?: string; baseModel?: string },
+  filter: { modelId?: string; baseModel?: string; succeededOnly?: boolean },
   page: { page: number; limit: number },
 ): Promise<{ rows: ImagePredictionRow[]; count: number }> {
   const where = and(
     eq(imagePredictions.userId, userId),
     filter.modelId ? eq(imagePredictions.modelId, filter.modelId) : undefined,
     filter.baseModel ? eq(imagePredictions.baseModel, filter.baseModel) : undefined,
+    filter.succeededOnly ? eq(imagePredictions.status, 'succeeded') : undefined,
   );
   const rows = await db
     .select()
@@ -309,10 +319,18 @@ export async function listPredictions(
   return { rows, count: total?.count ?? 0 };
 }
 
-export async function claimPrediction(db: Db, id: string): Promise<ImagePredictionRow | undefined> {
+export async function claimPrediction(
+  db: Db,
+  id: string,
+  leaseMs: number,
+): Promise<ImagePredictionRow | undefined> {
   const [row] = await db
     .update(imagePredictions)
-    .set({ status: 'running', attempts: sql`${imagePredictions.attempts} + 1` })
+    .set({
+      status: 'running',
+      attempts: sql`${imagePredictions.attempts} + 1`,
+      leaseUntil: new Date(Date.now() + leaseMs),
+    })
     .where(and(eq(imagePredictions.id, id), eq(imagePredictions.status, 'queued')))
     .returning();
   return row;
@@ -496,10 +514,18 @@ export async function findUpscaleByProvider(
   return row;
 }
 
-export async function claimUpscale(db: Db, id: string): Promise<ImageUpscaleRow | undefined> {
+export async function claimUpscale(
+  db: Db,
+  id: string,
+  leaseMs: number,
+): Promise<ImageUpscaleRow | undefined> {
   const [row] = await db
     .update(imageUpscales)
-    .set({ status: 'running', attempts: sql`${imageUpscales.attempts} + 1` })
+    .set({
+      status: 'running',
+      attempts: sql`${imageUpscales.attempts} + 1`,
+      leaseUntil: new Date(Date.now() + leaseMs),
+    })
     .where(and(eq(imageUpscales.id, id), eq(imageUpscales.status, 'queued')))
     .returning();
   return row;
@@ -643,6 +669,14 @@ export async function findUserByUsername(db: Db, username: string) {
   return row;
 }
 
+export async function findUserById(db: Db, id: string) {
+  const [row] = await db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(eq(users.id, id));
+  return row;
+}
+
 /** Records a webhook delivery; false when it was seen before. */
 export async function recordWebhookEvent(db: Db, id: string): Promise<boolean> {
   const rows = await db.insert(imageWebhookEvents).values({ id }).onConflictDoNothing().returning();
@@ -651,4 +685,121 @@ export async function recordWebhookEvent(db: Db, id: string): Promise<boolean> {
 
 export async function forgetWebhookEvent(db: Db, id: string): Promise<void> {
   await db.delete(imageWebhookEvents).where(eq(imageWebhookEvents.id, id));
+}
+
+/* ------------------------------------------------------------------------------------------- */
+/* Runs a crash, a restart or a lost job left behind                                            */
+/* ------------------------------------------------------------------------------------------- */
+
+export interface StalledRuns {
+  models: ImageModelRow[];
+  predictions: ImagePredictionRow[];
+  upscales: ImageUpscaleRow[];
+}
+
+/**
+ * Runs nothing is working on: queued since before `queuedBefore` (their job was lost); started
+ * but without the provider's id once their lease is over (the process died while starting
+ * them); or started at the provider and not polled since `polledBefore` (their poll was lost).
+ * Rows claimed before leases existed count from their creation (or last update) plus 15 minutes.
+ */
+export async function findStalledRuns(
+  db: Db,
+  cutoffs: { queuedBefore: Date; polledBefore: Date },
+  limit = 200,
+): Promise<StalledRuns> {
+  const noLease = (since: unknown) => sql`${since} + interval '15 minutes'`;
+  const models = await db
+    .select()
+    .from(imageModels)
+    .where(
+      or(
+        and(eq(imageModels.status, 'queued'), lt(imageModels.updatedAt, cutoffs.queuedBefore)),
+        and(
+          eq(imageModels.status, 'training'),
+          isNull(imageModels.providerTrainingId),
+          sql`coalesce(${imageModels.leaseUntil}, ${noLease(imageModels.updatedAt)}) < now()`,
+        ),
+        and(
+          eq(imageModels.status, 'training'),
+          isNotNull(imageModels.providerTrainingId),
+          sql`coalesce(${imageModels.lastPolledAt}, ${imageModels.updatedAt}) < ${cutoffs.polledBefore.toISOString()}::timestamptz`,
+        ),
+      ),
+    )
+    .limit(limit);
+  const predictions = await db
+    .select()
+    .from(imagePredictions)
+    .where(
+      or(
+        and(
+          eq(imagePredictions.status, 'queued'),
+          lt(imagePredictions.createdAt, cutoffs.queuedBefore),
+        ),
+        and(
+          eq(imagePredictions.status, 'running'),
+          isNull(imagePredictions.providerId),
+          sql`coalesce(${imagePredictions.leaseUntil}, ${noLease(imagePredictions.createdAt)}) < now()`,
+        ),
+        and(
+          eq(imagePredictions.status, 'running'),
+          isNotNull(imagePredictions.providerId),
+          sql`coalesce(${imagePredictions.lastPolledAt}, ${imagePredictions.createdAt}) < ${cutoffs.polledBefore.toISOString()}::timestamptz`,
+        ),
+      ),
+    )
+    .limit(limit);
+  const upscales = await db
+    .select()
+    .from(imageUpscales)
+    .where(
+      or(
+        and(eq(imageUpscales.status, 'queued'), lt(imageUpscales.createdAt, cutoffs.queuedBefore)),
+        and(
+          eq(imageUpscales.status, 'running'),
+          isNull(imageUpscales.providerId),
+          sql`coalesce(${imageUpscales.leaseUntil}, ${noLease(imageUpscales.createdAt)}) < now()`,
+        ),
+        and(
+          eq(imageUpscales.status, 'running'),
+          isNotNull(imageUpscales.providerId),
+          sql`coalesce(${imageUpscales.lastPolledAt}, ${imageUpscales.createdAt}) < ${cutoffs.polledBefore.toISOString()}::timestamptz`,
+        ),
+      ),
+    )
+    .limit(limit);
+  return { models, predictions, upscales };
+}
+
+/**
+ * A run interrupted before the provider had it goes back to the queue (running → queued, only
+ * while no provider id was recorded). Returns whether it did.
+ */
+export async function requeueRun(
+  db: Db,
+  kind: 'prediction' | 'upscale' | 'training',
+  id: string,
+): Promise<boolean> {
+  if (kind === 'training') {
+    const rows = await db
+      .update(imageModels)
+      .set({ status: 'queued', progress: 0, leaseUntil: null, updatedAt: new Date() })
+      .where(
+        and(
+          eq(imageModels.id, id),
+          eq(imageModels.status, 'training'),
+          isNull(imageModels.providerTrainingId),
+        ),
+      )
+      .returning({ id: imageModels.id });
+    return rows.length > 0;
+  }
+  const table = kind === 'prediction' ? imagePredictions : imageUpscales;
+  const rows = await db
+    .update(table)
+    .set({ status: 'queued', leaseUntil: null })
+    .where(and(eq(table.id, id), eq(table.status, 'running'), isNull(table.providerId)))
+    .returning({ id: table.id });
+  return rows.length > 0;
 }

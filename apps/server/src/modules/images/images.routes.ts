@@ -164,13 +164,14 @@ export const imagesRoutes = (service: ImagesService): FastifyPluginAsyncZod =>
         schema: {
           tags,
           security,
-          summary: 'Your predictions with a model (modelId=all for every model)',
+          summary:
+            'Predictions with a model: all of yours (modelId=all for every model), or the finished images of anyone’s public model',
           querystring: PredictionsForModelQuerySchema,
           response: { 200: PredictionsAnswerSchema },
         },
       },
       async (request) =>
-        service.listPredictions(await requireUser(request), request.query.modelId, {
+        service.listPredictions(await request.currentUser(), request.query.modelId, {
           page: request.query.page,
           limit: request.query.limit,
         }),

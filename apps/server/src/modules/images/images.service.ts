@@ -25,7 +25,7 @@ import type {
   UserRow,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { badRequest, conflict, notFound, paymentRequired } from '../../lib/errors.js';
+import { badRequest, conflict, notFound, paymentRequired, unauthorized } from '../../lib/errors.js';
 import {
   ImageProviderError,
   ImageWebhookError,
@@ -39,6 +39,8 @@ import type { Storage } from '../../providers/storage/index.js';
 import * as repo from './images.repository.js';
 
 export const IMAGES_QUEUE = 'images-run';
+/** The sweep of interrupted runs (at boot and every minute). */
+export const IMAGES_SWEEP_QUEUE = 'images-sweep';
 
 interface Logger {
   info(obj: object, msg?: string): void;
@@ -58,7 +60,14 @@ export interface ImagesServiceDeps {
   pollMs: number;
   /** Runs still unfinished after this long are canceled and refunded. */
   maxRunMs?: number;
+  /** How long a local run or a remote start may take before the sweep thinks it died. */
+  leaseMs?: number;
 }
+
+/** Times a run may be started (each start after an interruption counts) before it fails. */
+export const MAX_RUN_ATTEMPTS = 3;
+/** A queued run whose job has not started after this long has lost its job. */
+const QUEUED_GRACE_MS = 5 * 60_000;
 
 export interface BaseModel {
   id: string;
@@ -214,12 +223,21 @@ export class ImagesService {
     if (!running || !providerId) return;
     const tooOld =
       Date.now() - row.createdAt.getTime() > (this.deps.maxRunMs ?? 3 * 60 * 60 * 1000);
+    await this.markPolled(job.kind, job.id);
     let state: RunState;
     try {
       state = await this.deps.provider.get(type, providerId);
     } catch (error) {
       this.deps.log.warn({ err: error, job }, 'polling an image run failed; trying again later');
       if (!tooOld) await this.schedule({ ...job, poll: (job.poll ?? 1) + 1 }, this.deps.pollMs * 2);
+      else {
+        await this.deps.provider.cancel(type, providerId).catch(() => undefined);
+        await this.failRun(
+          job.kind,
+          job.id,
+          'The image service did not report on this run for too long, so it was stopped.',
+        );
+      }
       return;
     }
     if (state.status === 'running' && tooOld) {
@@ -234,6 +252,121 @@ export class ImagesService {
       return;
     }
     await this.applyState(job.kind, job.id, state);
+  }
+
+  private async markPolled(kind: RunKind, id: string): Promise<void> {
+    const lastPolledAt = new Date();
+    if (kind === 'prediction') await repo.setPredictionProvider(this.db, id, { lastPolledAt });
+    else if (kind === 'upscale') await repo.setUpscaleProvider(this.db, id, { lastPolledAt });
+    else await repo.updateModel(this.db, id, { lastPolledAt });
+  }
+
+  /**
+   * How long a claimed run may go without the provider's id before the sweep takes it for dead:
+   * a local training takes its configured time; everything else starts within seconds.
+   */
+  private leaseMs(kind: RunKind): number {
+    if (this.deps.leaseMs !== undefined) return this.deps.leaseMs;
+    return kind === 'training' ? 15 * 60_000 : 10 * 60_000;
+  }
+
+  /**
+   * The sweep (at boot and every minute): finds runs a crash, a restart or a lost job left
+   * behind and finishes them. A queued run whose job was lost is queued again; a run
+   * interrupted while starting (no provider id, lease over) is started again, up to
+   * MAX_RUN_ATTEMPTS starts, then fails with its credits given back; a run the provider has
+   * is polled again (the poll fails and refunds runs older than the longest run allowed, or
+   * made by an image service this server no longer uses). Everything it changes is
+   * conditional, so two sweeps at once change things once.
+   */
+  async recoverStalled(): Promise<{ requeued: number; resumed: number; failed: number }> {
+    const now = Date.now();
+    const stalled = await repo.findStalledRuns(this.db, {
+      queuedBefore: new Date(now - QUEUED_GRACE_MS),
+      polledBefore: new Date(now - Math.max(60_000, this.deps.pollMs * 6)),
+    });
+    const result = { requeued: 0, resumed: 0, failed: 0 };
+    const runs: Array<{
+      kind: RunKind;
+      id: string;
+      queued: boolean;
+      providerId: string | null;
+      attempts: number;
+      engine: string;
+    }> = [
+      ...stalled.models.map((row) => ({
+        kind: 'training' as const,
+        id: row.id,
+        queued: row.status === 'queued',
+        providerId: row.providerTrainingId,
+        attempts: row.attempts,
+        engine: row.engine,
+      })),
+      ...stalled.predictions.map((row) => ({
+        kind: 'prediction' as const,
+        id: row.id,
+        queued: row.status === 'queued',
+        providerId: row.providerId,
+        attempts: row.attempts,
+        engine: row.engine,
+      })),
+      ...stalled.upscales.map((row) => ({
+        kind: 'upscale' as const,
+        id: row.id,
+        queued: row.status === 'queued',
+        providerId: row.providerId,
+        attempts: row.attempts,
+        engine: row.engine,
+      })),
+    ];
+    for (const run of runs) {
+      try {
+        if (run.queued) {
+          await this.schedule({ kind: run.kind, id: run.id });
+          result.requeued += 1;
+        } else if (run.providerId && run.engine !== this.engine) {
+          await this.failRun(
+            run.kind,
+            run.id,
+            'The image service this run was sent to is no longer used by this site.',
+          );
+          result.failed += 1;
+        } else if (run.providerId) {
+          await this.markPolled(run.kind, run.id);
+          await this.schedule({ kind: run.kind, id: run.id, poll: 1 });
+          result.resumed += 1;
+        } else if (run.attempts >= MAX_RUN_ATTEMPTS) {
+          await this.failRun(
+            run.kind,
+            run.id,
+            `The ${run.kind === 'training' ? 'training' : run.kind === 'upscale' ? 'enlargement' : 'generation'} was interrupted ${run.attempts} times (the server restarted) and was stopped.`,
+          );
+          result.failed += 1;
+        } else if (await repo.requeueRun(this.db, run.kind, run.id)) {
+          await this.schedule({ kind: run.kind, id: run.id });
+          result.requeued += 1;
+        }
+      } catch (error) {
+        this.deps.log.error({ err: error, run }, 'could not recover an image run');
+      }
+    }
+    if (runs.length) this.deps.log.warn(result, 'recovered interrupted image runs');
+    return result;
+  }
+
+  /** Fails a run with a reason and gives its credits back (once). */
+  private async failRun(kind: RunKind, id: string, reason: string): Promise<void> {
+    if (kind === 'training') {
+      await repo.failModel(
+        this.db,
+        id,
+        `${reason} Your model training credit has been given back.`,
+      );
+    } else if (kind === 'upscale') {
+      await repo.failUpscale(this.db, id, `${reason} Your credit has been given back.`);
+    } else {
+      await repo.failPrediction(this.db, id, `${reason} Your credits have been given back.`);
+    }
   }
 
   /** Ends a run with the provider's final state (once: later deliveries change nothing). */
@@ -416,7 +549,7 @@ export class ImagesService {
   }
 
   async runTraining(modelId: string): Promise<void> {
-    const row = await repo.claimModel(this.db, modelId);
+    const row = await repo.claimModel(this.db, modelId, this.leaseMs('training'));
     if (!row) return;
     try {
       const photos = await Promise.all(
@@ -620,7 +753,7 @@ export class ImagesService {
   }
 
   async runPrediction(id: string): Promise<void> {
-    const row = await repo.claimPrediction(this.db, id);
+    const row = await repo.claimPrediction(this.db, id, this.leaseMs('prediction'));
     if (!row) return;
     try {
       const model = await this.modelRefOf(row);
@@ -747,21 +880,39 @@ export class ImagesService {
     return Date.now() - since.getTime() > Math.max(2000, this.deps.pollMs);
   }
 
-  /** The teacher's predictions with a model (`all` for every model). */
+  /**
+   * Predictions with a model. The owner sees all of theirs (`all` for every model, a base
+   * model's id, or one of their models). Anyone, signed in or not, sees the finished images of
+   * a public, ready custom model (its owner chose to show it; its training photos stay hidden);
+   * runs in progress and failures stay the owner's. A private model is a 404 to everyone else.
+   */
   async listPredictions(
-    user: UserRow,
+    user: UserRow | null,
     modelId: string,
     page: { page: number; limit: number },
   ): Promise<{ data: Prediction[]; count: number }> {
-    const filter: { modelId?: string; baseModel?: string } = {};
-    if (modelId !== 'all') {
-      if (BASE_MODELS.some((model) => model.id === modelId)) filter.baseModel = modelId;
-      else if (isUuid(modelId) && (await repo.findOwnModel(this.db, user.id, modelId)))
-        filter.modelId = modelId;
-      else throw notFound('Model not found.');
+    if (modelId === 'all' || BASE_MODELS.some((model) => model.id === modelId)) {
+      if (!user) throw unauthorized('Log in to see your images.');
+      const filter = modelId === 'all' ? {} : { baseModel: modelId };
+      const { rows, count } = await repo.listPredictions(this.db, user.id, filter, page);
+      return { data: await this.presentPredictions(rows, user.username), count };
     }
-    const { rows, count } = await repo.listPredictions(this.db, user.id, filter, page);
-    return { data: await this.presentPredictions(rows, user.username), count };
+    const model = isUuid(modelId) ? await repo.findModel(this.db, modelId) : undefined;
+    if (!model) throw notFound('Model not found.');
+    if (user && model.userId === user.id) {
+      const { rows, count } = await repo.listPredictions(this.db, user.id, { modelId }, page);
+      return { data: await this.presentPredictions(rows, user.username), count };
+    }
+    if (model.isPrivate || model.status !== 'ready') throw notFound('Model not found.');
+    const owner = await repo.findUserById(this.db, model.userId);
+    if (!owner) throw notFound('Model not found.');
+    const { rows, count } = await repo.listPredictions(
+      this.db,
+      model.userId,
+      { modelId, succeededOnly: true },
+      page,
+    );
+    return { data: await this.presentPredictions(rows, owner.username), count };
   }
 
   private async presentPredictions(
@@ -876,7 +1027,7 @@ export class ImagesService {
   }
 
   async runUpscale(id: string): Promise<void> {
-    const row = await repo.claimUpscale(this.db, id);
+    const row = await repo.claimUpscale(this.db, id, this.leaseMs('upscale'));
     if (!row) return;
     try {
       const image = await repo.findOwnImage(this.db, row.userId, row.imageId);
@@ -1036,6 +1187,78 @@ export class ImagesService {
 
   async deletePost(user: UserRow, id: string): Promise<void> {
     if (!(await repo.deletePost(this.db, user.id, id))) throw notFound('Post not found.');
+  }
+
+  /* ----------------------------------------------------------------------------------------- */
+  /* For the shop (issue 17): artworks come from the studio's runs and images                   */
+  /* ----------------------------------------------------------------------------------------- */
+
+  /**
+   * Where one of a user's predictions stands, for the shop: its status (polling an overdue
+   * remote run), the reason it failed, and its first image when it succeeded.
+   */
+  async predictionForShop(
+    userId: string,
+    predictionId: string,
+  ): Promise<{ status: string; error: string | null; imageId: string | null } | null> {
+    let row = await repo.findOwnPrediction(this.db, userId, predictionId);
+    if (!row) return null;
+    if (
+      row.status === 'running' &&
+      row.providerId &&
+      this.isStale(row.lastPolledAt ?? row.createdAt)
+    ) {
+      await repo.setPredictionProvider(this.db, predictionId, { lastPolledAt: new Date() });
+      await this.poll({ kind: 'prediction', id: predictionId, poll: 1 }).catch(() => undefined);
+      row = (await repo.findOwnPrediction(this.db, userId, predictionId)) ?? row;
+    }
+    const [image] = row.status === 'succeeded' ? await repo.imagesOf(this.db, [row.id]) : [];
+    return { status: row.status, error: row.error, imageId: image?.id ?? null };
+  }
+
+  /** The bytes of one of a user's images (null: not theirs, or gone). */
+  async imageBytesForShop(
+    userId: string,
+    imageId: string,
+  ): Promise<{ bytes: Buffer; url: string; prompt: string } | null> {
+    const image = await repo.findOwnImage(this.db, userId, imageId);
+    if (!image) return null;
+    const object = await this.deps.storage.get(image.storageKey);
+    const prediction = await repo.findPrediction(this.db, image.predictionId);
+    return object ? { bytes: object.body, url: image.url, prompt: prediction?.prompt ?? '' } : null;
+  }
+
+  /**
+   * One of a user's upscales for the shop: its state, the image it enlarges (url and prompt)
+   * and, when finished, its bytes. Null when it is not theirs.
+   */
+  async upscaleForShop(
+    userId: string,
+    upscaleId: string,
+  ): Promise<{
+    status: string;
+    imageId: string;
+    imageUrl: string;
+    prompt: string;
+    bytes: Buffer | null;
+  } | null> {
+    if (!isUuid(upscaleId)) return null;
+    const row = await repo.findOwnUpscale(this.db, userId, upscaleId);
+    if (!row) return null;
+    const image = await repo.findOwnImage(this.db, userId, row.imageId);
+    if (!image) return null;
+    const prediction = await repo.findPrediction(this.db, image.predictionId);
+    const object =
+      row.status === 'succeeded' && row.storageKey
+        ? await this.deps.storage.get(row.storageKey)
+        : null;
+    return {
+      status: row.status,
+      imageId: image.id,
+      imageUrl: image.url,
+      prompt: prediction?.prompt ?? '',
+      bytes: object?.body ?? null,
+    };
   }
 
   async credits(user: UserRow) {

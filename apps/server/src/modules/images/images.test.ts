@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema/index.js';
+import { imagePredictions, users } from '../../db/schema/index.js';
 import { LocalImageProvider, type ImageTask, type RunState } from '../../providers/images/index.js';
 import { createTestApp, createUser, type TestApp } from '../../test/helpers.js';
 
@@ -671,6 +671,54 @@ describe('custom models', () => {
     expect(
       (await call('GET', '/models/getusersdreamboothmodels', owner.auth)).body.data[0]._id,
     ).toBe(modelId);
+
+    // A public model's finished images are shown to anyone, with their creator; runs that are
+    // still going or failed stay the owner's.
+    await t.app.db.insert(imagePredictions).values({
+      userId: owner.user.id,
+      modelId,
+      modelName: 'Rex the class dog',
+      prompt: 'rexdog in the rain',
+      numImages: 1,
+      aspectRatio: '1:1',
+      width: 256,
+      height: 256,
+      seed: 3,
+      engine: 'local',
+      status: 'failed',
+      error: 'The image could not be generated.',
+    });
+    expect(
+      (await call('GET', `/models/getpredictionsfordreamboothmodel?modelId=${modelId}`, owner.auth))
+        .body.count,
+    ).toBe(2);
+    for (const viewer of [other.auth, undefined]) {
+      const shown = await call(
+        'GET',
+        `/models/getpredictionsfordreamboothmodel?modelId=${modelId}`,
+        viewer,
+      );
+      expect(shown.status).toBe(200);
+      expect(shown.body.count).toBe(1);
+      expect(shown.body.data[0]).toMatchObject({
+        _id: prediction._id,
+        status: 'succeeded',
+        images: [{ creatorUsername: owner.user.username, image: prediction.images[0].image }],
+      });
+    }
+    // A visitor has no "all" or base-model list of their own.
+    expect((await call('GET', '/models/getpredictionsfordreamboothmodel?modelId=all')).status).toBe(
+      401,
+    );
+    // Private again: hidden again.
+    await call('POST', '/models/changeuserdreamboothmodelprivacy', owner.auth, {
+      modelId,
+      isPrivate: true,
+    });
+    expect(
+      (await call('GET', `/models/getpredictionsfordreamboothmodel?modelId=${modelId}`, other.auth))
+        .status,
+    ).toBe(404);
 
     expect(
       (await call('POST', '/models/deleteuserdreamboothmodel', owner.auth, { modelId })).status,

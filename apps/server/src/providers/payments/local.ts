@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SubscriptionStatus } from '@chapterwise/shared';
+import type { ShippingAddress, SubscriptionStatus } from '@chapterwise/shared';
 import {
   WebhookVerificationError,
   type Balance,
@@ -17,6 +17,8 @@ export interface LocalCheckoutSession {
   customerId: string;
   userId: string;
   metadata: Record<string, string>;
+  /** The address given on the test checkout page (print orders). */
+  shipping?: ShippingAddress | undefined;
 }
 
 /** A local subscription as the billing module keeps it. */
@@ -228,6 +230,23 @@ export class LocalPayments implements Payments {
         subscription: subscriptionId,
         payment_intent: session.mode === 'payment' ? `pi_local_${suffix}` : null,
         metadata: session.metadata,
+        ...(session.shipping
+          ? {
+              collected_information: {
+                shipping_details: {
+                  name: session.shipping.name,
+                  address: {
+                    line1: session.shipping.line1,
+                    line2: session.shipping.line2 ?? null,
+                    city: session.shipping.city,
+                    state: session.shipping.state ?? null,
+                    postal_code: session.shipping.postal_code,
+                    country: session.shipping.country,
+                  },
+                },
+              },
+            }
+          : {}),
       }),
     );
     return events;

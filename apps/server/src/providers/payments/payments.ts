@@ -30,6 +30,13 @@ export interface CheckoutInput {
   /** `{CHECKOUT_SESSION_ID}` in it is replaced by the session's id. */
   successUrl: string;
   cancelUrl: string;
+  /** A print order: the price of one item and how many (`amountCents` is the total). */
+  unitAmountCents?: number;
+  quantity?: number;
+  /** Countries a shipping address is collected for (print orders; shipping is free). */
+  shippingCountries?: readonly string[];
+  /** Part of the payment sent to a seller's connected account (Connect). */
+  transfer?: { destination: string; amountCents: number } | null;
 }
 
 /** A connected (seller) account's capabilities as the provider reports them. */

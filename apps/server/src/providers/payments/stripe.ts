@@ -47,6 +47,7 @@ export class StripePayments implements Payments {
       case 'imageGenerationCredits':
         return this.config.prices.imageGenerationCredits;
       case 'chapterMaterials':
+      case 'shopProduct':
         return null;
     }
   }
@@ -77,11 +78,23 @@ export class StripePayments implements Payments {
       : {
           price_data: {
             currency: CURRENCY,
-            unit_amount: input.amountCents,
+            unit_amount: input.unitAmountCents ?? input.amountCents,
             product_data: { name: input.name },
           },
-          quantity: 1,
+          quantity: input.quantity ?? 1,
         };
+    const paymentIntentData: Stripe.Checkout.SessionCreateParams.PaymentIntentData = {
+      metadata: input.metadata,
+      // A seller's share goes to their connected account (destination charge).
+      ...(input.transfer
+        ? {
+            transfer_data: {
+              destination: input.transfer.destination,
+              amount: input.transfer.amountCents,
+            },
+          }
+        : {}),
+    };
     const params: Stripe.Checkout.SessionCreateParams = {
       mode: input.mode,
       customer: input.customerId,
@@ -92,7 +105,24 @@ export class StripePayments implements Payments {
       cancel_url: input.cancelUrl,
       ...(input.mode === 'subscription'
         ? { subscription_data: { metadata: input.metadata } }
-        : { payment_intent_data: { metadata: input.metadata } }),
+        : { payment_intent_data: paymentIntentData }),
+      ...(input.shippingCountries?.length
+        ? {
+            shipping_address_collection: {
+              allowed_countries:
+                input.shippingCountries as Stripe.Checkout.SessionCreateParams.ShippingAddressCollection.AllowedCountry[],
+            },
+            shipping_options: [
+              {
+                shipping_rate_data: {
+                  type: 'fixed_amount',
+                  fixed_amount: { amount: 0, currency: CURRENCY },
+                  display_name: 'Free Shipping',
+                },
+              },
+            ],
+          }
+        : {}),
     };
     return this.call('start a checkout', async () => {
       const session = await this.stripe.checkout.sessions.create(params);

@@ -1,4 +1,5 @@
 import { RateLimiter } from './limiter.js';
+import { chainLimiters, type Limiter } from './shared-limiter.js';
 import {
   decodeText,
   textPath,
@@ -22,6 +23,11 @@ export interface HttpTextSourceOptions {
   retries?: number;
   /** The first backoff (doubled each time, with jitter); a Retry-After is honoured up to 60 s. */
   retryBaseMs?: number;
+  /**
+   * The same rate and concurrency shared with other processes (`SharedRateLimiter`, on
+   * PostgreSQL); this process keeps its own limit in front of it either way.
+   */
+  shared?: Limiter;
 }
 
 const MAX_REDIRECTS = 5;
@@ -29,18 +35,19 @@ const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
  * Project Gutenberg, or any mirror of its cache layout, over HTTP: one rate limiter for the
- * host, a clear User-Agent, timeouts, retries with backoff, a size cap, content-type and
+ * host (shared by every process on PostgreSQL), a clear User-Agent, timeouts, retries with backoff, a size cap, content-type and
  * encoding checks, and redirects followed only within the same host.
  */
 export class HttpTextSource implements TextSource {
   readonly description: string;
   private readonly base: URL;
-  private readonly limiter: RateLimiter;
+  private readonly limiter: Limiter;
 
   constructor(private readonly options: HttpTextSourceOptions) {
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.description = this.base.href.replace(/\/$/, '');
-    this.limiter = new RateLimiter(options.ratePerSecond, options.concurrency);
+    const local = new RateLimiter(options.ratePerSecond, options.concurrency);
+    this.limiter = options.shared ? chainLimiters(local, options.shared) : local;
   }
 
   async fetchText(id: number, options: FetchOptions = {}): Promise<FetchedText> {

@@ -7,11 +7,14 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BOOKS_SEED_DIR } from '../../modules/books/books.seed.js';
 import { loadConfig } from '../../config.js';
+import { openDatabase, type Database } from '../../db/client.js';
+import { createTestDatabase } from '../../test/helpers.js';
 import {
   createTextSource,
   FolderTextSource,
   HttpTextSource,
   RateLimiter,
+  SharedRateLimiter,
   TextFetchError,
   type TextSource,
 } from './index.js';
@@ -256,6 +259,73 @@ describe('RateLimiter', () => {
       [1, 2, 3, 4].map(() => limiter.run(async () => void starts.push(Date.now()))),
     );
     expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe('SharedRateLimiter: one rate for every process of a database', () => {
+  let first: Database;
+  let second: Database;
+  beforeAll(async () => {
+    first = await createTestDatabase();
+    // On PostgreSQL a second pool, as another instance has; PGlite has one process.
+    second =
+      first.kind === 'postgres'
+        ? await openDatabase({ databaseUrl: first.connectionString, poolSize: 2 })
+        : first;
+  }, 60_000);
+  afterAll(async () => {
+    if (second !== first) await second?.close();
+    await first?.close();
+  });
+
+  const shared = (db: Database, key: string, leaseMs?: number) =>
+    new SharedRateLimiter(db.executeSql, {
+      key,
+      ratePerSecond: 5,
+      concurrency: 2,
+      pollMs: 20,
+      ...(leaseMs ? { leaseMs } : {}),
+    });
+
+  it('keeps two instances together to the rate and to two requests at once', async () => {
+    let open = 0;
+    let most = 0;
+    handler = (_req, res) => {
+      open++;
+      most = Math.max(most, open);
+      setTimeout(() => {
+        open--;
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(ALICE);
+      }, 150);
+    };
+    // Each instance alone would allow 20 a second and two at once: four at once together.
+    const instances = [first, second].map((db) =>
+      source({ ratePerSecond: 20, concurrency: 2, shared: shared(db, 'mirror-a') }),
+    );
+    const started = performance.now();
+    await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((i) => instances[i % 2]!.fetchText(11)));
+    expect(requests).toHaveLength(8);
+    expect(most).toBeLessThanOrEqual(2);
+    // Eight starts at 5 a second, whichever instance sends them: at least 1.4 s.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1400);
+  }, 30_000);
+
+  it('frees the slots of a process that stopped once their leases end', async () => {
+    // Both slots left held by an instance that stopped without giving them back.
+    await first.executeSql(
+      `INSERT INTO rate_limits (key, count, expires_at) VALUES
+        ('texts:mirror-b:slot:0', 7, now() + interval '600 milliseconds'),
+        ('texts:mirror-b:slot:1', 3, now() + interval '600 milliseconds')`,
+    );
+    const started = performance.now();
+    let ran = 0;
+    await shared(second, 'mirror-b').run(async () => void ran++);
+    expect(ran).toBe(1);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
+    // Given back at the end: the next request does not wait for a lease.
+    const again = performance.now();
+    await shared(first, 'mirror-b').run(async () => void ran++);
+    expect(performance.now() - again).toBeLessThan(450);
   });
 });
 

@@ -18,14 +18,15 @@ export interface SplitChapter {
  * hidden in an illustration tag (`[Illustration: … Chapter I.]`), and unnumbered ALL-CAPS
  * titles. Tables of contents and title pages are left out: a heading only counts when real
  * text follows it, and a heading repeated later (the contents list, then the chapter) counts
- * at its last place. A work with no headings becomes one part named after the book.
+ * at its last place. A text of at most ONE_PAGE_WORDS is one page; a longer one with no headings
+ * found is cut into readable parts ("Part 1", "Part 2"…).
  */
 export function splitChapters(body: string, bookTitle = 'Full text'): SplitChapter[] {
   const blocks = toBlocks(body);
   const total = blocks.reduce((sum, b) => sum + b.words, 0);
   if (blocks.length === 0) return [];
-  // A short text reads best on one page, whatever headings it has.
-  if (total <= SHORT_TEXT_WORDS) {
+  // A text no longer than one readable part stays on one page, whatever headings it has.
+  if (total <= ONE_PAGE_WORDS) {
     return finish([{ title: bookTitle, text: blocksText(blocks, 0, blocks.length) }]);
   }
   const units = chooseUnits(findCandidates(blocks), blocks, total);
@@ -35,36 +36,77 @@ export function splitChapters(body: string, bookTitle = 'Full text'): SplitChapt
   for (let i = 0; i < units.length; i++) {
     const unit = units[i]!;
     const end = units[i + 1]?.block ?? blocks.length;
-    raw.push({ title: unit.title, text: blocksText(blocks, unit.bodyStart, end) });
+    const slice = blocks.slice(unit.bodyStart, end);
+    const words = slice.reduce((sum, b) => sum + b.words, 0);
+    if (words > MAX_CHAPTER_WORDS) {
+      // A "chapter" of a whole volume: cut into parts too, named after it.
+      for (const part of readableParts(slice)) {
+        raw.push({ title: `${unit.title}, ${part.title.toLowerCase()}`, text: part.text });
+      }
+    } else {
+      raw.push({ title: unit.title, text: blocksText(blocks, unit.bodyStart, end) });
+    }
   }
   return finish(raw);
 }
 
-/**
- * Texts of at most this many words (a short story: half an hour of reading) are one part,
- * headings or not; longer ones without structure are cut into parts.
- */
-export const SHORT_TEXT_WORDS = 6500;
 /** A text without structure is cut into parts of about this many words (2,000–4,000). */
 export const PART_WORDS = 3000;
+/**
+ * Texts of at most this many words (the longest readable part) are one page, headings or
+ * not; longer ones are split by their structure, or into parts when none is found.
+ */
+export const ONE_PAGE_WORDS = 4000;
+/** A found chapter longer than this (a volume without chapters) is cut into parts as well. */
+export const MAX_CHAPTER_WORDS = 25_000;
 
 /**
- * "Part 1", "Part 2"…: a text with no structure found, cut at paragraph breaks into parts of
- * about PART_WORDS words each (the same size within a book).
+ * "Part 1", "Part 2"…: a text with no structure found, cut into parts of about PART_WORDS
+ * words each (the same size within a book). Each cut is made near its ideal place, at a
+ * scene break ("* * *", a run of blank lines) when there is one close by, else at the end of
+ * a paragraph that ends a sentence, else at any paragraph break. Paragraphs longer than a
+ * part (texts without blank lines between paragraphs) are first cut at their line ends.
  */
-function readableParts(blocks: Block[]): Array<{ title: string; text: string }> {
+function readableParts(input: Block[]): Array<{ title: string; text: string }> {
+  const blocks = input.flatMap((b) => (b.words > ONE_PAGE_WORDS ? splitBlock(b) : [b]));
   const total = blocks.reduce((sum, b) => sum + b.words, 0);
   const count = Math.max(1, Math.round(total / PART_WORDS));
   const target = total / count;
+  // after[b]: words in blocks [0, b].
+  const after: number[] = [];
+  let running = 0;
+  for (const b of blocks) after.push((running += b.words));
   const parts: Array<{ title: string; text: string }> = [];
   let start = 0;
-  let words = 0;
-  for (let b = 0; b < blocks.length; b++) {
-    words += blocks[b]!.words;
-    if (parts.length < count - 1 && words >= target * (parts.length + 1)) {
-      parts.push({ title: `Part ${parts.length + 1}`, text: blocksText(blocks, start, b + 1) });
-      start = b + 1;
+  for (let k = 1; k < count; k++) {
+    const ideal = target * k;
+    const window = target * 0.25;
+    let best = -1;
+    let bestCost = Infinity;
+    for (let b = start; b < blocks.length - 1; b++) {
+      if (after[b]! < ideal - window) continue;
+      if (after[b]! > ideal + window) break;
+      const next = blocks[b + 1]!;
+      const cost =
+        Math.abs(after[b]! - ideal) / target +
+        (isSceneBreak(next) || isSceneBreak(blocks[b]!) || next.gapBefore >= 2 ? 0 : 0.2) +
+        (/[.!?…”"’')\]]$/.test(blocks[b]!.flat) ? 0 : 0.3);
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = b;
+      }
     }
+    if (best < 0) {
+      // No paragraph break in the window: the first one after the ideal place.
+      best = after.findIndex((w, b) => b >= start && w >= ideal);
+      if (best < 0 || best >= blocks.length - 1) break;
+    }
+    // A scene-break line ("* * *") goes with neither part.
+    let end = best + 1;
+    while (end - 1 > start && isSceneBreak(blocks[end - 1]!)) end--;
+    parts.push({ title: `Part ${parts.length + 1}`, text: blocksText(blocks, start, end) });
+    start = best + 1;
+    while (start < blocks.length - 1 && isSceneBreak(blocks[start]!)) start++;
   }
   if (start < blocks.length) {
     parts.push({
@@ -75,6 +117,43 @@ function readableParts(blocks: Block[]): Array<{ title: string; text: string }> 
   return parts;
 }
 
+/** "* * *", "*****", "# # #", "~", "———": a break between scenes, not a paragraph. */
+function isSceneBreak(block: Block): boolean {
+  return (
+    block.words === 0 && block.lines.length === 1 && /^[\s*#~=_.·•—–-]{1,40}$/.test(block.flat)
+  );
+}
+
+/**
+ * A paragraph longer than a part (a text whose paragraphs are not separated by blank lines):
+ * pieces of lines, each ending at a line that closes a sentence, about 200 words long.
+ */
+function splitBlock(block: Block): Block[] {
+  const pieces: Block[] = [];
+  let lines: string[] = [];
+  let words = 0;
+  const push = (gapBefore: number) => {
+    if (lines.length === 0) return;
+    const flat = lines
+      .map((l) => l.trim())
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    pieces.push({ lines, flat, words: countWords(flat), gapBefore });
+    lines = [];
+    words = 0;
+  };
+  for (const line of block.lines) {
+    // An indented line after enough words starts a new paragraph.
+    if (words >= 200 && /^\s+\S/.test(line)) push(0);
+    lines.push(line);
+    words += countWords(line);
+    if (words >= 200 && /[.!?…”"’]\s*$/.test(line)) push(0);
+  }
+  push(0);
+  if (pieces[0]) pieces[0].gapBefore = block.gapBefore;
+  return pieces;
+}
+
 // ---------------------------------------------------------------------------------------
 // Blocks: runs of non-blank lines (paragraphs, headings, verse stanzas).
 
@@ -83,23 +162,35 @@ interface Block {
   /** The lines trimmed and joined with one space. */
   flat: string;
   words: number;
+  /** Blank lines before it (two or more: often a break between scenes). */
+  gapBefore: number;
 }
 
 function toBlocks(body: string): Block[] {
   const blocks: Block[] = [];
   let current: string[] = [];
+  let gap = 0;
+  let gapBefore = 0;
   const push = () => {
     if (current.length === 0) return;
     const flat = current
       .map((l) => l.trim())
       .join(' ')
       .replace(/\s+/g, ' ');
-    blocks.push({ lines: current, flat, words: countWords(flat) });
+    blocks.push({ lines: current, flat, words: countWords(flat), gapBefore });
     current = [];
   };
   for (const line of body.split('\n')) {
-    if (line.trim() === '') push();
-    else current.push(line);
+    if (line.trim() === '') {
+      push();
+      gap++;
+    } else {
+      if (current.length === 0) {
+        gapBefore = gap;
+        gap = 0;
+      }
+      current.push(line);
+    }
   }
   push();
   return blocks;

@@ -223,10 +223,10 @@ const EXPECTED: Array<{ id: number; chapters: number; first: string; last: strin
     },
     {
       id: 1952,
-      chapters: 1,
-      first: 'The Yellow Wallpaper',
-      last: 'The Yellow Wallpaper',
-      how: 'no headings, only section breaks, 6,100 words: a short story stays one part',
+      chapters: 2,
+      first: 'Part 1',
+      last: 'Part 2',
+      how: 'no headings, 6,100 words: two parts of about 3,000 words',
     },
     { id: 2542, chapters: 3, first: 'Act I', last: 'Act III', how: 'ACT I–III' },
     {
@@ -356,6 +356,49 @@ describe('splitChapters on the 34 sample texts', () => {
       expect(part.text).toMatch(/story\.$/);
     }
     expect(parts.map((p) => p.text).join('\n\n')).toBe(body);
+  });
+
+  it('cuts a story of 5,000 words with no headings into two parts, at a scene break', () => {
+    const paragraph = (i: number) =>
+      `She wrote in the evening ${i} of the house and the garden, of the paper on the wall ` +
+      'and the light on the floor, and of the things that John said when he came in late.';
+    const paragraphs = Array.from({ length: 140 }, (_, i) => paragraph(i));
+    // A scene break a little after the middle: the cut is made there, not at the middle.
+    paragraphs.splice(76, 0, '* * *');
+    const body = paragraphs.join('\n\n');
+    const parts = splitChapters(body, 'Story');
+    expect(parts.map((p) => p.title)).toEqual(['Part 1', 'Part 2']);
+    expect(parts[0]!.text.endsWith(paragraph(75))).toBe(true);
+    expect(parts[1]!.text.startsWith(paragraph(76))).toBe(true);
+    expect(parts.map((p) => p.text).join('\n')).not.toContain('* * *');
+  });
+
+  it('cuts a long text whose paragraphs have no blank lines between them', () => {
+    // Paragraphs marked only by indentation: one block of 30,000 words for the blank-line rule.
+    const lines: string[] = [];
+    for (let i = 0; i < 1500; i++) {
+      lines.push(`    Line ${i} starts a paragraph about the river and the boats that came`);
+      lines.push('down it in the spring, with wood and grain and news from the towns.');
+    }
+    const parts = splitChapters(lines.join('\n'), 'Unbroken');
+    expect(parts.length).toBe(Math.round(countWords(lines.join(' ')) / PART_WORDS));
+    for (const part of parts) {
+      expect(countWords(part.text)).toBeGreaterThanOrEqual(2000);
+      expect(countWords(part.text)).toBeLessThanOrEqual(4000);
+      expect(part.text).toMatch(/^Line \d+ starts/);
+    }
+  });
+
+  it('cuts a “chapter” the size of a volume into parts named after it', () => {
+    const paragraph =
+      'A long paragraph of the one long book that has only two parts in it. '.repeat(4);
+    const volume = (n: string) =>
+      [`BOOK ${n}`, ...Array.from({ length: 1000 }, () => paragraph.trim())].join('\n\n');
+    const parts = splitChapters([volume('I'), volume('II')].join('\n\n\n\n'), 'Two');
+    expect(parts.length).toBeGreaterThan(20);
+    expect(parts[0]!.title).toBe('Book I, part 1');
+    expect(parts.at(-1)!.title).toMatch(/^Book II, part \d+$/);
+    for (const part of parts) expect(countWords(part.text)).toBeLessThanOrEqual(4000);
   });
 
   it('keeps a short text on one page even when it has headings', () => {

@@ -60,7 +60,7 @@ async function main() {
   await database.migrate();
   const db = database.db;
   const log = silentLogger();
-  const source = createTextSource(config);
+  const source = createTextSource(config, database);
   const texts = new BookTextsService({
     db,
     source,
