@@ -416,10 +416,16 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
   const isPlay = ctx.analysis.prepared.isPlay;
   const sentences = isPlay
     ? pickSentences(ctx, count * 2, { minWords: 5 }, (s) => !!s.speechQuote && s.opensSpeech)
-    : pickSentences(ctx, count * 3, { noQuotes: true }, (s) => !PRONOUN_SUBJECT.test(s.text));
+    : pickSentences(
+        ctx,
+        // First-person texts leave few sentences that stand alone: look further.
+        count * 6,
+        { noQuotes: true },
+        (s) => !PRONOUN_SUBJECT.test(s.text),
+      );
   let wantFalse = ctx.random() < 0.5;
   for (const s of sentences) {
-    if (out.length >= count + (ctx.spares ?? 2)) break;
+    if (out.length >= (ctx.spares === 0 ? count : count * 2)) break;
     if (isPlay && s.speaker && s.speechQuote) {
       const line = `${s.speaker} says, ${quote(s.text)}`;
       if (wantFalse) {
@@ -495,7 +501,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
 export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQuestion[] {
   const out: FillBlankQuestion[] = [];
   for (const s of pickSentences(ctx, count * 2, {})) {
-    if (out.length >= count + (ctx.spares ?? 2)) break;
+    if (out.length >= (ctx.spares === 0 ? count : count * 2)) break;
     const target = targetsOf(s, ctx, 0).find((t) => t.kind !== 'number' || ctx.plan.level > 2);
     if (!target) continue;
     out.push({
