@@ -29,12 +29,9 @@ test('generate an artwork, buy a t-shirt, and follow the order into production',
   await page.getByRole('button', { name: 'Generate products' }).click();
   await expect(page.getByRole('button', { name: 'Generating' })).toBeDisabled();
   // Checked every 2 s; the artwork's page opens when its products are ready.
-  await expect(page).toHaveURL(
-    /\/shop\/a-friendly-owl-reading-a-book-under-the-[0-9a-f]{6}$/,
-    {
-      timeout: 90_000,
-    },
-  );
+  await expect(page).toHaveURL(/\/shop\/a-friendly-owl-reading-a-book-under-the-[0-9a-f]{6}$/, {
+    timeout: 90_000,
+  });
   const products = page.getByRole('list', { name: 'Products of this artwork' });
   await expect(products.getByRole('listitem')).toHaveCount(4);
   for (const name of ['Framed Poster', 'Ceramic Mug', 'T-Shirt', 'Tote Bag']) {
