@@ -50,7 +50,7 @@ test('generate an artwork, buy a t-shirt, and follow the order into production',
   await products.getByRole('link', { name: 'T-Shirt', exact: true }).click();
   await expect(page).toHaveURL(/\/shop\/a-friendly-owl[^/]*\/t-shirt$/);
   await expect(page.getByRole('heading', { name: 'T-Shirt', level: 1 })).toBeVisible();
-  await expect(page.getByText('$22.99')).toBeVisible();
+  await expect(page.locator('.product-price strong')).toHaveText('$22.99');
   await expect(page.getByRole('button', { name: /Picture \d+ of 30/ })).toHaveCount(30);
   await page.getByRole('radio', { name: /^2XL/ }).check();
   await expect(page.locator('.product-price strong')).toHaveText('$24.99');
