@@ -79,6 +79,9 @@ export default async function exportsBench(kit) {
     path.join(kit.root, 'packages/shared/dist/index.js')
   );
   const { exportOne } = await import(dist('modules/materials/exports/index.js'));
+  const { buildGoogleForm } = await import(
+    dist('modules/materials/exports/formats/google-forms.js')
+  );
   const questions = Array.from({ length: 30 }, (_, i) => question(i));
   const document = MaterialDocumentSchema.parse({
     title: 'Frankenstein, Letter 4 Test',
@@ -117,4 +120,22 @@ export default async function exportsBench(kit) {
       '',
     );
   }
+
+  // Google Forms: the forms.create + batchUpdate requests (the HTTP calls are Google's time).
+  for (let i = 0; i < 3; i++) buildGoogleForm(material.input);
+  const times = [];
+  let bytes = 0;
+  for (let i = 0; i < 20; i++) {
+    t0 = performance.now();
+    const plan = buildGoogleForm(material.input);
+    bytes = Buffer.byteLength(JSON.stringify({ requests: plan.requests }));
+    times.push(performance.now() - t0);
+  }
+  kit.figure(
+    'Google Forms requests, 30 questions (median of 20)',
+    kit.percentiles(times).p50,
+    'ms',
+    '< 150 ms',
+  );
+  kit.figure('Google Forms batchUpdate body', `${(bytes / 1024).toFixed(1)} KiB`, '');
 }

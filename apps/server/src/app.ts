@@ -34,6 +34,7 @@ import { registerBilling, type RegisterBillingOptions } from './modules/billing/
 import { registerAssistant } from './modules/assistant/assistant.module.js';
 import type { AssistantEngine } from './providers/assistant/index.js';
 import { registerImages } from './modules/images/images.module.js';
+import { registerGoogleForms } from './modules/google-forms/google-forms.module.js';
 import type { ImageProvider } from './providers/images/index.js';
 import { registerShop } from './modules/shop/shop.module.js';
 import type { PrintProvider } from './providers/print/index.js';
@@ -229,6 +230,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerBilling(app, options.billing);
   await registerAssistant(app, options.assistantEngine);
   await registerImages(app, options.imageProvider);
+  await registerGoogleForms(app);
   await registerShop(app, options.printProvider);
 
   await app.register(webPlugin, {

@@ -180,4 +180,24 @@ describe('loadConfig', () => {
       /ASSISTANT_MESSAGES_PER_HOUR/,
     );
   });
+
+  it('Google Forms: off without a client, both id and secret, redirect under PUBLIC_URL', () => {
+    const dir = tmp();
+    expect(loadConfig({ DATA_DIR: dir }).google).toBeNull();
+    expect(() =>
+      loadConfig({ DATA_DIR: dir, GOOGLE_CLIENT_ID: 'x.apps.googleusercontent.com' }),
+    ).toThrow(/GOOGLE_CLIENT_SECRET: required with GOOGLE_CLIENT_ID/);
+    const google = loadConfig({
+      DATA_DIR: dir,
+      PUBLIC_URL: 'https://teach.example/',
+      GOOGLE_CLIENT_ID: 'x.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'a-secret-value',
+    }).google;
+    expect(google).toMatchObject({
+      redirectUri: 'https://teach.example/api/v1/google/oauth/callback',
+      authUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      formsApiBase: 'https://forms.googleapis.com',
+    });
+  });
 });

@@ -183,6 +183,14 @@ const EnvSchema = z.object({
     .default(3600),
   /** The share of a sale paid to the artwork's creator when they are an authorised seller. */
   SHOP_SELLER_SHARE_PERCENT: z.coerce.number().min(0).max(90).default(20),
+  /** Google OAuth client (Web application) for "Send to Google Forms"; both or neither. */
+  GOOGLE_CLIENT_ID: z
+    .string()
+    .regex(/^\S+$/, 'must be an OAuth client id (…apps.googleusercontent.com)')
+    .optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(8).optional(),
+  /** Tests only: one base URL for Google's OAuth and Forms endpoints (a fake Google). */
+  GOOGLE_API_BASE: z.url().optional(),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -222,6 +230,8 @@ export interface Config {
   payments: PaymentsConfig;
   texts: TextsConfig;
   images: ImagesConfig;
+  /** Google Forms export; null when GOOGLE_CLIENT_ID/SECRET are not set (the button is hidden). */
+  google: GoogleConfig | null;
   shop: ShopConfig;
 }
 
@@ -237,6 +247,17 @@ export interface ShopConfig {
         apiBase: string;
         pollMs: number;
       };
+}
+
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Where Google sends the teacher back: PUBLIC_URL/api/v1/google/oauth/callback. */
+  redirectUri: string;
+  authUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  formsApiBase: string;
 }
 
 export interface TextsConfig {
@@ -362,6 +383,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!e.PRINTIFY_SHOP_ID)
       problems.push('PRINTIFY_SHOP_ID: required when PRINT_PROVIDER is printify');
   }
+  if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
+    problems.push(
+      e.GOOGLE_CLIENT_ID
+        ? 'GOOGLE_CLIENT_SECRET: required with GOOGLE_CLIENT_ID'
+        : 'GOOGLE_CLIENT_ID: required with GOOGLE_CLIENT_SECRET',
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -471,6 +499,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             }
           : { provider: 'local', stepMs: Math.round(e.SHOP_LOCAL_STEP_SECONDS * 1000) },
     },
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? googleConfig(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, publicUrl, e.GOOGLE_API_BASE)
+        : null,
+  };
+}
+
+/** Google's endpoints, or a fake Google's under one base URL (tests). */
+function googleConfig(
+  clientId: string,
+  clientSecret: string,
+  publicUrl: string,
+  apiBase: string | undefined,
+): GoogleConfig {
+  const base = apiBase?.replace(/\/+$/, '');
+  return {
+    clientId,
+    clientSecret,
+    redirectUri: `${publicUrl}/api/v1/google/oauth/callback`,
+    authUrl: base ? `${base}/o/oauth2/v2/auth` : 'https://accounts.google.com/o/oauth2/v2/auth',
+    tokenUrl: base ? `${base}/token` : 'https://oauth2.googleapis.com/token',
+    revokeUrl: base ? `${base}/revoke` : 'https://oauth2.googleapis.com/revoke',
+    formsApiBase: base ?? 'https://forms.googleapis.com',
   };
 }
 

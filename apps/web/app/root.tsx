@@ -13,6 +13,7 @@ import {
 } from 'react-router';
 import type { Route } from './+types/root';
 import { Footer } from './components/layout/footer';
+import { GoogleFormsReturn } from './features/materials';
 import { Header } from './components/layout/header';
 import { NotFound } from './components/layout/not-found';
 import { useNonce } from './lib/nonce';
@@ -69,7 +70,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  return (
+    <>
+      <GoogleFormsReturn />
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

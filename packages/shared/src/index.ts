@@ -19,4 +19,5 @@ export * from './exports.js';
 export * from './billing.js';
 export * from './assistant.js';
 export * from './images.js';
+export * from './google-forms.js';
 export * from './shop.js';

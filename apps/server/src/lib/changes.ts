@@ -56,12 +56,19 @@ export class ChangeBus {
     this.deliver(topic);
     const client = this.client;
     if (!client || !this.connected) return;
-    client
+    const sent = client
       .query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, `${this.instance} ${topic}`])
-      .catch((error: unknown) =>
-        this.options.log?.warn({ err: error, topic }, 'change not sent to other instances'),
-      );
+      .then(
+        () => {},
+        (error: unknown) =>
+          this.options.log?.warn({ err: error, topic }, 'change not sent to other instances'),
+      )
+      .finally(() => this.sending.delete(sent));
+    this.sending.add(sent);
   }
+
+  /** Notifications on their way: `stop` lets them go out (a CLI publishes, then exits). */
+  private readonly sending = new Set<Promise<void>>();
 
   /** Delivers `topic` in this process only (a change each instance notices by itself). */
   publishLocal(topic: ChangeTopic): void {
@@ -75,6 +82,12 @@ export class ChangeBus {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.sending.size) {
+      await Promise.race([
+        Promise.all(this.sending),
+        new Promise((resolve) => setTimeout(resolve, 2000).unref()),
+      ]);
+    }
     if (this.retry) clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;

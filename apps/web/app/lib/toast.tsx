@@ -6,11 +6,14 @@ export interface ToastInput {
   tone?: 'success' | 'error' | 'info';
   /** How long it stays, in ms (the spec fixes 1 s, 4 s and 5 s for its toasts). */
   durationMs?: number;
+  /** A link under the message, opened in a new tab (an outside page, like a new Google form). */
+  link?: { href: string; label: string };
 }
 
-interface Toast extends Required<Omit<ToastInput, 'title'>> {
+interface Toast extends Required<Omit<ToastInput, 'title' | 'link'>> {
   id: number;
   title?: string;
+  link?: { href: string; label: string };
 }
 
 const ToastContext = createContext<((toast: ToastInput) => void) | null>(null);
@@ -33,6 +36,7 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
         tone: input.tone ?? 'info',
         durationMs: input.durationMs ?? 4000,
         ...(input.title ? { title: input.title } : {}),
+        ...(input.link ? { link: input.link } : {}),
       };
       setToasts((all) => [...all, toast]);
       window.setTimeout(() => dismiss(id), toast.durationMs);
@@ -54,6 +58,16 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
             <div className="toast-body">
               {toast.title ? <strong className="toast-title">{toast.title}</strong> : null}
               <span>{toast.message}</span>
+              {toast.link ? (
+                <a
+                  className="toast-link"
+                  href={toast.link.href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  {toast.link.label}
+                </a>
+              ) : null}
             </div>
             <button
               type="button"

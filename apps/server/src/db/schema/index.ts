@@ -6,4 +6,5 @@ export * from './billing.js';
 export * from './blog.js';
 export * from './assistant.js';
 export * from './images.js';
+export * from './google.js';
 export * from './shop.js';

@@ -40,6 +40,7 @@ export async function registerMaterials(
     generator: chosen,
     log: app.log,
     leaseSeconds,
+    onChapterMaterialsChange: (bookUrl) => app.changes.publish(`book:${bookUrl}`),
   });
   app.decorate('materials', service);
   app.jobs.define<{ materialId: string }>(GENERATION_QUEUE, async (data) => {

@@ -26,6 +26,7 @@ import {
 } from '../../lib/errors.js';
 import { GenerationError, type MaterialGenerator } from '../../providers/llm/index.js';
 import { countWords } from '../../providers/llm/local/text.js';
+import { buildGoogleForm, type GoogleFormPlan } from './exports/formats/google-forms.js';
 import { applyTeacherEdit } from './materials.edit.js';
 import {
   exporterOf,
@@ -36,6 +37,8 @@ import {
 } from './exports/index.js';
 import { presentChapterMaterialCard, presentMaterial, presentSet } from './materials.presenter.js';
 import * as repo from './materials.repository.js';
+
+export type { GoogleFormPlan };
 
 export const GENERATION_QUEUE = 'materials-generate';
 /** Runs a generation may take before it is given up (each a claim of the material). */
@@ -60,6 +63,11 @@ export interface MaterialsServiceDeps {
   leaseSeconds: number;
   /** Pending materials older than this are queued again by the sweep (their job was lost). */
   pendingSeconds?: number;
+  /**
+   * A chapter's ready-made materials changed: pages showing them must go, on every instance
+   * (wired to `app.changes.publish('book:' + url)`).
+   */
+  onChapterMaterialsChange?: (bookUrl: string) => void;
 }
 
 /** The material types the generator offers (the spec's default list). */
@@ -202,23 +210,44 @@ export class MaterialsService {
     return repo.copyPlatformMaterials(db, userId, bookUrl, chapterUrl);
   }
 
+  /**
+   * A finished material a user may export: their own, or a ready-made one anyone may read
+   * (404 otherwise; 409 while it is still generating). Also used by "Send to Google Forms".
+   */
+  async readableMaterial(
+    userId: string | null,
+    id: string,
+  ): Promise<{ name: string; type: string; document: MaterialDocument }> {
+    const row =
+      (userId ? await repo.findOwnMaterial(this.db, userId, id) : undefined) ??
+      (await repo.findPlatformMaterial(this.db, id));
+    if (!row) throw notFound('Material not found.');
+    if (row.status !== 'finished' || !row.output)
+      throw conflict('This material has not finished generating yet.');
+    return { name: row.name, type: row.type, document: row.output.document };
+  }
+
+  /**
+   * A material as a Google Forms quiz (the requests of `forms.create` and `forms.batchUpdate`;
+   * exports/formats/google-forms.ts), for "Send to Google Forms".
+   */
+  async googleFormPlan(userId: string, id: string): Promise<GoogleFormPlan> {
+    const material = await this.readableMaterial(userId, id);
+    return buildGoogleForm({ document: material.document, name: material.name, copy: 'teacher' });
+  }
+
   async exportMaterial(
     user: UserRow | null,
     id: string,
     format: ExportFormatId,
     copy: ExportCopy,
   ): Promise<ExportFile> {
-    const row =
-      (user ? await repo.findOwnMaterial(this.db, user.id, id) : undefined) ??
-      (await repo.findPlatformMaterial(this.db, id));
-    if (!row) throw notFound('Material not found.');
-    if (row.status !== 'finished' || !row.output)
-      throw conflict('This material has not finished generating yet.');
+    const material = await this.readableMaterial(user?.id ?? null, id);
     if (!exporterOf(format)) throw badRequest(`The ${format} export is not available yet.`);
     return exportOne(format, {
-      name: row.name,
-      type: row.type,
-      input: { document: row.output.document, name: row.name, copy },
+      name: material.name,
+      type: material.type,
+      input: { document: material.document, name: material.name, copy },
     });
   }
 
@@ -438,12 +467,16 @@ export class MaterialsService {
   }): Promise<Material> {
     const request = { ...input, descriptionText: input.descriptionText ?? '' };
     const document = await this.deps.generator.generate(request);
-    await repo.deletePlatformMaterials(this.db, input.bookUrl, input.chapterUrl, input.type);
-    const row = await repo.insertPlatformMaterial(this.db, {
-      ...request,
-      setId: null,
-      output: toOutput(document),
+    // Replaced in one transaction: a page rendered meanwhile shows the old one or the new one.
+    const row = await this.db.transaction(async (tx) => {
+      await repo.deletePlatformMaterials(tx, input.bookUrl, input.chapterUrl, input.type);
+      return repo.insertPlatformMaterial(tx, {
+        ...request,
+        setId: null,
+        output: toOutput(document),
+      });
     });
+    this.deps.onChapterMaterialsChange?.(input.bookUrl);
     return presentMaterial(row);
   }
 }

@@ -65,6 +65,9 @@ describe('ready-made chapter materials', () => {
   });
 
   it('pregenerates one material of each type for the first chapters of the most downloaded books', async () => {
+    // Pages showing a chapter's materials are cached: each book changed is told to every cache.
+    const told: string[] = [];
+    const unsubscribe = t.app.changes.subscribe((topic) => told.push(topic));
     const report = await pregenerateChapterMaterials(t.app.books, t.app.materials, {
       books: 2,
       chapters: 2,
@@ -73,6 +76,8 @@ describe('ready-made chapter materials', () => {
     expect(report.failed).toEqual([]);
     expect(report.chapters).toBe(4);
     expect(report.made).toBe(8);
+    unsubscribe();
+    expect(new Set(told)).toEqual(new Set(report.materials.map((m) => `book:${m.bookUrl}`)));
     const chapters = [...new Set(report.materials.map((m) => `${m.bookUrl}/${m.chapterUrl}`))];
     expect(chapters).toHaveLength(4);
     // Editors' prefaces are not featured.

@@ -2,6 +2,8 @@ import {
   DEFAULT_MATERIAL_TYPES,
   EXPORT_NOTES_HEADER,
   type ExportFormatId,
+  type GoogleStatus,
+  type SendToGoogleFormsAnswer,
   type ChapterMaterialCard,
   type CheckGenerationAnswer,
   type GenerateMaterialInput,
@@ -271,4 +273,37 @@ export async function downloadExport(
 /** The Quizlet cards of a material or folder as text (term, tab, definition; one a line). */
 export async function fetchQuizletText(target: ExportTarget): Promise<string> {
   return (await fetchExport(target, 'quizlet', 'teacher')).text();
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Send to Google Forms                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+export const googleKeys = { status: ['google', 'status'] as const };
+
+export const getGoogleStatus = () => apiRequest<GoogleStatus>('/google/status');
+
+/** Whether the server offers Google Forms and the teacher's connection (asked when needed). */
+export function useGoogleStatus(enabled: boolean) {
+  return useQuery({
+    queryKey: googleKeys.status,
+    queryFn: getGoogleStatus,
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** Makes the quiz, or answers Google's consent page to open first. */
+export const sendToGoogleForms = (id: string, returnTo: string) =>
+  apiRequest<{ data: SendToGoogleFormsAnswer }>('/google/forms', {
+    method: 'POST',
+    body: { id, returnTo },
+  }).then((answer) => answer.data);
+
+export function useDisconnectGoogle() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest('/google/disconnect', { method: 'POST' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: googleKeys.status }),
+  });
 }

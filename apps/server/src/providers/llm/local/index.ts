@@ -49,11 +49,12 @@ export class LocalAdapter implements GeneratorAdapter {
       plan.vocabulary + spares + matchingCount * plan.matchingPairs,
     );
     const vocabulary = vocabularyPool.slice(0, plan.vocabulary + spares);
-    // Matching uses other words than the vocabulary list when there are enough, so it is not a copy of it.
+    // Matching uses other words than the vocabulary list when there are enough, so it is not a
+    // copy of it; otherwise the list's own words are matched to the sentences they complete.
+    const fresh = vocabularyPool.slice(vocabulary.length);
     const forMatching =
-      vocabularyPool.length - vocabulary.length >= 3
-        ? vocabularyPool.slice(vocabulary.length)
-        : vocabularyPool;
+      vocabulary.length === 0 || fresh.length >= Math.min(4, plan.matchingPairs) ? fresh : [];
+    const listed = vocabulary.length > 0 ? vocabulary : [];
 
     const written: Partial<Record<QuestionKind, Question[]>> = {};
     const writers: Array<[QuestionKind, (n: number) => Question[]]> = [
@@ -62,7 +63,7 @@ export class LocalAdapter implements GeneratorAdapter {
       ['fill_blank', (n) => writeFillBlank(ctx, n)],
       ['short_answer', (n) => writeShortAnswer(ctx, n)],
       ['discussion', (n) => writeDiscussion(ctx, n)],
-      ['matching', (n) => writeMatching(ctx, n, forMatching)],
+      ['matching', (n) => writeMatching(ctx, n, forMatching, listed)],
     ];
     for (const [kind, write] of writers) {
       const n = plan.counts[kind] ?? 0;

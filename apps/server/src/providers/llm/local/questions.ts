@@ -755,6 +755,22 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
 /* Matching                                                                                  */
 /* ---------------------------------------------------------------------------------------- */
 
+/** A sentence with a vocabulary term blanked (as the sentence writes it), or null. */
+function blankTerm(sentence: string, term: string): { text: string; word: string } | null {
+  const words = term.split(/\s+/).map((w) => w.replace(/[^a-z'-]/gi, ''));
+  if (words.some((w) => !w)) return null;
+  // The term or an inflected form of its last word ("glaciers", "shivered").
+  const last = words.pop()!;
+  const stem = last.length > 4 ? last.replace(/(?:e|y)$/, '') : last;
+  const re = new RegExp(`\\b${[...words, `${stem}[a-z]{0,4}`].join('\\s+')}\\b`, 'i');
+  const m = re.exec(sentence);
+  if (!m) return null;
+  return {
+    text: sentence.slice(0, m.index) + BLANK + sentence.slice(m.index + m[0].length),
+    word: m[0],
+  };
+}
+
 /**
  * Matching: vocabulary words to their meanings in context; without enough vocabulary, words
  * to the sentences of the text they complete (or, in plays, characters to their lines).
@@ -763,11 +779,56 @@ export function writeMatching(
   ctx: WriterContext,
   count: number,
   vocabulary: VocabularyItem[],
+  listed: VocabularyItem[] = [],
 ): MatchingQuestion[] {
   const out: MatchingQuestion[] = [];
   const pairsWanted = ctx.plan.matchingPairs;
   const used = new Set<string>();
+  const usedListed = new Set<string>();
   for (let q = 0; q < count * 2; q++) {
+    // The vocabulary list's words, each to the sentence of the text it completes: the words
+    // practised in context, not their glosses copied from the list above.
+    if (vocabulary.filter((v) => !used.has(v.term)).length < 3 && listed.length >= 3) {
+      const pairs: MatchingQuestion['pairs'] = [];
+      const sentences = new Set<string>();
+      for (const v of listed) {
+        if (pairs.length >= pairsWanted) break;
+        if (usedListed.has(v.term)) continue;
+        // A sentence of the text with this word and no other listed word (two would fit), long
+        // enough to tell the word ("This change is called _____." is not), the list's own first.
+        const options = [v.context, ...ctx.analysis.sentences.map((x) => x.text)].filter(
+          (text, i, all) =>
+            all.indexOf(text) === i &&
+            !sentences.has(text) &&
+            !!blankTerm(text, v.term) &&
+            !listed.some((o) => o !== v && blankTerm(text, o.term)),
+        );
+        const fits = (text: string) => {
+          const n = text.split(/\s+/).length;
+          return n >= 8 && n <= 32;
+        };
+        const context = options.find(fits) ?? null;
+        const blanked = context ? blankTerm(context, v.term) : null;
+        if (!context || !blanked) continue;
+        usedListed.add(v.term);
+        sentences.add(context);
+        pairs.push({ left: blanked.word, right: quote(blanked.text), evidence: context });
+      }
+      if (pairs.length >= 3) {
+        out.push({
+          id: nextId(),
+          kind: 'matching',
+          prompt: 'Match each word to the sentence from the text that it completes.',
+          form: 'match_sentence',
+          pairs,
+          order: shuffle(
+            pairs.map((_, i) => i),
+            ctx.random,
+          ),
+        });
+        continue;
+      }
+    }
     const items = vocabulary.filter((v) => !used.has(v.term)).slice(0, pairsWanted);
     if (items.length >= 3) {
       items.forEach((v) => used.add(v.term));

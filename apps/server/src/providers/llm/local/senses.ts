@@ -1,5 +1,5 @@
 import type { Analysis, Sentence } from './analyse.js';
-import { familiarStems } from './familiar.js';
+import { familiarStems, isFamiliar } from './familiar.js';
 import { senseTagCounts, sensesOf, synsetAt, type Synset, type WordNetPos } from './wordnet.js';
 
 /**
@@ -109,6 +109,37 @@ function signatureOf(sense: Synset, lemma: string): Map<string, number> {
   return sig;
 }
 
+/** WordNet's verb frames with a direct object ("Somebody ----s something") and without one. */
+const TRANSITIVE_FRAMES = new Set([
+  5, 8, 9, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 24, 25, 30, 31,
+]);
+const INTRANSITIVE_FRAMES = new Set([1, 2, 3, 4, 6, 7, 12, 13, 22, 23, 27, 28, 32, 33, 35]);
+
+/**
+ * Whether a verb is used with a direct object here (true), plainly without one (false), or
+ * cannot be told (null): the word after it, or a passive "was shattered".
+ */
+export function usedTransitively(sentence: Sentence, index: number): boolean | null {
+  const tokens = sentence.tokens;
+  const before = tokens[index - 1];
+  const after = tokens[index + 1];
+  if (
+    before &&
+    /^(?:is|are|was|were|be|been|being)$/i.test(before.value) &&
+    /ed$/.test(tokens[index]!.value)
+  )
+    return true;
+  if (!after) return false;
+  if (['DET', 'NOUN', 'PROPN', 'NUM'].includes(after.pos)) return true;
+  if (
+    after.pos === 'PRON' &&
+    /^(?:me|him|her|us|them|it|you|himself|herself|themselves|itself|myself)$/i.test(after.value)
+  )
+    return true;
+  if (after.pos === 'PUNCT' || after.pos === 'CCONJ') return false;
+  return null;
+}
+
 export interface SenseChoice {
   sense: Synset;
   score: number;
@@ -125,12 +156,20 @@ export function chooseSense(
   pos: WordNetPos,
   analysis: Analysis,
   sentences: Sentence[],
+  transitive: boolean | null = null,
 ): SenseChoice | null {
   // A sense WordNet writes with a capital ("Red Cross") is a name, not what a lower-case word means.
   const key = lemma.toLowerCase();
-  const senses = sensesOf(lemma, pos)
+  let senses = sensesOf(lemma, pos)
     .slice(0, 12)
     .filter((s) => !s.words.some((w) => w.toLowerCase() === key && w !== key));
+  // "It shivered the window": a verb with an object has a sense with an object ("break into
+  // pieces"), not "shake, as from cold".
+  if (pos === 'verb' && transitive !== null) {
+    const frames = transitive ? TRANSITIVE_FRAMES : INTRANSITIVE_FRAMES;
+    const fitting = senses.filter((s) => s.frames.some((f) => frames.has(f)));
+    senses = fitting;
+  }
   if (senses.length === 0) return null;
   const counts = senseTagCounts(lemma, pos);
   const totalTags = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -190,6 +229,11 @@ export function chooseSense(
   // The plain meaning against figurative ones, with the passage on its side.
   const plain = best.heads && !second.heads && best.overlap > second.overlap && margin >= 0.5;
   if (plain) return { sense: best.sense, score: best.score, margin };
+  // The passage overwhelmingly for one sense ("sloths" among jaguars and river dolphins: the
+  // animal of South America, not idleness): many matching words, over twice any other's overlap.
+  const others = Math.max(0, ...scored.slice(1).map((x) => x.overlap));
+  if (best.overlap >= 1 && best.matched >= 4 && best.overlap >= 2.2 * others)
+    return { sense: best.sense, score: best.score, margin };
   // Evidence is two or more telling words, not one ("object" does not make "strand" a necklace).
   if ((best.overlap < 1.5 || best.matched < 2) && !dominant) return null;
   // Clear when it wins by a point and a half, or by a third of its own score when that is more.
@@ -208,6 +252,8 @@ export interface PassageDefinition {
   sentence: Sentence;
 }
 
+const PREPOSITIONS =
+  /^(?:under|over|above|below|in|on|at|by|near|inside|outside|beyond|behind|beneath|between|among|through|across|around|into|from|with|without|during|after|before)\b/;
 const ANAPHORIC = /^(?:this|that|these|those|it|they|such)\b/i;
 const WORD = "[a-z][a-z'-]*";
 const TERM = `(${WORD}(?: ${WORD}){0,2})`;
@@ -224,6 +270,8 @@ function trimDefinition(text: string): string | null {
   }
   const words = d.split(/\s+/).length;
   if (words < 2 || words > 22) return null;
+  // "A worker called a compositor": a bare class says nothing of what a compositor does.
+  if (d.split(/\s+/).filter((w) => !/^(?:an?|the|some)$/i.test(w)).length < 2) return null;
   return d;
 }
 
@@ -241,6 +289,12 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
   const add = (term: string, definition: string | null, sentence: Sentence) => {
     const t = term.toLowerCase().trim();
     if (!definition || out.has(t) || STOP.has(t)) return;
+    // "Under the canopy is the understory": a place, not a term.
+    if (PREPOSITIONS.test(t)) return;
+    // The definition reads as part of an entry: "the tallest trees", not "The tallest trees".
+    const first = /^[A-Z][a-z]+\b/.exec(definition)?.[0];
+    if (first && isFamiliar(first.toLowerCase()))
+      definition = definition.charAt(0).toLowerCase() + definition.slice(1);
     if (new RegExp(`\\b${t.replace(/[^a-z ]/g, '')}`, 'i').test(definition)) return;
     out.set(t, { term: t, definition, sentence });
   };
@@ -269,7 +323,11 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
         next && next.pos === 'NOUN' && /^[a-z]/.test(next.value) && next.start === term.end + 1
           ? `${term.value} ${next.value}`
           : term.value;
-      let j = i - 1;
+      // "The tallest trees, called emergents, rise …": the name set off by commas.
+      const commaBefore = s.tokens[i - 1]!.value === ',';
+      if (commaBefore && after[termText.includes(' ') ? 2 : 1]?.value !== ',') return;
+      const head = commaBefore ? i - 2 : i - 1;
+      let j = head;
       let opened = -1;
       while (j >= 0) {
         const t = s.tokens[j]!;
@@ -286,15 +344,15 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       }
       if (opened < 0 || opened === i) return;
       const np = text
-        .slice(s.tokens[opened]!.start, token.start)
+        .slice(s.tokens[opened]!.start, s.tokens[head]!.end)
         .trim()
         .replace(/^(?:of|and|or)\s+/, '');
-      if (!/\b[a-z]+\b/.test(np) || s.tokens[i - 1]!.pos !== 'NOUN') return;
+      if (!/\b[a-z]+\b/.test(np) || s.tokens[head]?.pos !== 'NOUN') return;
       add(termText, trimDefinition(np), s);
     });
     // "the cambium, or growing layer," and "the cambium, a thin layer of living cells,"
     for (const c of text.matchAll(
-      new RegExp(`\\b(?:the|an?) ${TERM}, (or [a-z ]{3,40}|(?:an?) [a-z ]{3,60}), `, 'g'),
+      new RegExp(`\\b(?:the|an?) ${TERM}, (or [a-z ]{3,40}|(?:an?) [a-z ]{3,60})(?:, |[.!]$)`, 'g'),
     )) {
       // "a cloud, an ocean, or a puddle" is a list, not a definition.
       const rest = text.slice((c.index ?? 0) + c[0].length);

@@ -5,11 +5,12 @@ import { buildPlan } from '../plan.js';
 import { createInProcessLocalGenerator } from '../index.js';
 import { analyse } from './analyse.js';
 import { seededRandom, type WriterContext } from './common.js';
-import { chooseSense, passageDefinitions } from './senses.js';
+import { chooseSense, passageDefinitions, usedTransitively } from './senses.js';
+import { wordGrade } from './familiar.js';
 import {
   agreedPos,
   chooseGloss,
-  textGrade,
+  glossGrade,
   tidyDefinition,
   writeVocabulary,
 } from './vocabulary.js';
@@ -155,7 +156,7 @@ describe('vocabulary: clean glosses at the grade', () => {
   it('chooses the gloss that reads at the grade and skips a word whose only gloss is far above it', () => {
     const easy = {
       definition: 'a slowly moving mass of ice',
-      grade: textGrade('a slowly moving mass of ice'),
+      grade: glossGrade('a slowly moving mass of ice'),
       source: 'wordnet' as const,
     };
     const hard = {
@@ -164,7 +165,7 @@ describe('vocabulary: clean glosses at the grade', () => {
       grade: 0,
       source: 'wordnet' as const,
     };
-    hard.grade = textGrade(hard.definition);
+    hard.grade = glossGrade(hard.definition);
     expect(chooseGloss([hard, easy], 4, 'glacier')).toBe(easy);
     expect(chooseGloss([hard], 4, 'cambium')).toBeNull();
     // A definition that uses the word itself teaches nothing.
@@ -186,7 +187,7 @@ describe('vocabulary: clean glosses at the grade', () => {
       expect(terms).not.toContain('water');
       expect(terms.some((t) => /^walk/.test(t))).toBe(false);
       for (const v of items)
-        expect(textGrade(v.definition), `${v.term}: ${v.definition}`).toBeLessThanOrEqual(
+        expect(glossGrade(v.definition), `${v.term}: ${v.definition}`).toBeLessThanOrEqual(
           Math.max(3, ctx.plan.level) + 3 + 2,
         );
     }
@@ -220,5 +221,112 @@ describe('vocabulary: clean glosses at the grade', () => {
             expect(allowed.get(pair.left)?.toLowerCase()).toBe(pair.right.toLowerCase());
         }
     }
+  });
+});
+
+describe('vocabulary: level, sense and the passage (issue 22 rows, own examples)', () => {
+  // Written for these tests: an essay for grade 10 full of words students know years earlier.
+  const essay =
+    'The town library is more than a warehouse of old books. A librarian helps readers find reliable facts, ' +
+    'and teenagers do their homework there after school. Parents bring toddlers to story hour, and the ' +
+    'library lends laptops separately to anyone with a card. In an age of misinformation, the library ' +
+    'teaches people to judge sources. Critics call libraries obsolete, but a library gives every citizen ' +
+    'access to knowledge, and that is the heart of a democracy. The library also welcomes immigrants, ' +
+    'who take English classes in its basement.';
+
+  it('level: no everyday words at grade 10 ("library", "warehouse", "reliable", "homework")', () => {
+    const terms = writeVocabulary(context(essay, '10th Grade (Year 11)'), 10).map((v) => v.term);
+    for (const everyday of [
+      'library',
+      'librarian',
+      'warehouse',
+      'reliable',
+      'homework',
+      'teenager',
+      'separately',
+    ])
+      expect(terms).not.toContain(everyday);
+    expect(terms).toEqual(expect.arrayContaining(['misinformation']));
+  });
+
+  it('level: the same word is worth teaching to younger classes', () => {
+    expect(wordGrade('reliable')).toBeLessThan(7);
+    expect(wordGrade('glacier')).toBeGreaterThan(7);
+    expect(wordGrade('rainfall')).toBeLessThanOrEqual(4);
+  });
+
+  it('level: glosses are measured on their words, not syllables ("an invisible gas" reads low)', () => {
+    const passageWords = new Set(['invisible', 'gas']);
+    expect(glossGrade('an invisible gas', passageWords, 4)).toBeLessThanOrEqual(5);
+    expect(glossGrade('a metallic element having four allotropic forms')).toBeGreaterThan(9);
+    expect(
+      chooseGloss(
+        [
+          {
+            definition: 'a low woody perennial plant usually having several major stems',
+            grade: glossGrade('a low woody perennial plant usually having several major stems'),
+            source: 'wordnet',
+          },
+        ],
+        4,
+        'shrub',
+      ),
+    ).toBeNull();
+  });
+
+  it('sense: the passage’s own definitions, also "X, called Y," and an appositive at the end', () => {
+    const text =
+      'The forest has layers. The tallest trees, called emergents, rise above the rest. Below them, the ' +
+      'branches of most trees meet to form the canopy, a thick green roof that blocks the sunlight. ' +
+      'Under the canopy is the understory, a dim world of young trees and shrubs. A worker called a ' +
+      'ranger guards the forest.';
+    const defs = passageDefinitions(analyse(text));
+    expect(defs.get('emergents')?.definition).toBe('the tallest trees');
+    expect(defs.get('canopy')?.definition).toBe('a thick green roof that blocks the sunlight');
+    expect(defs.get('understory')?.definition).toBe('a dim world of young trees and shrubs');
+    // A place is not a term, and a bare class ("a worker") defines nothing.
+    expect(defs.has('under the canopy')).toBe(false);
+    expect(defs.has('ranger')).toBe(false);
+    const items = writeVocabulary(context(text, '6th Grade (Year 7)'), 8);
+    expect(items.find((v) => v.term === 'emergents')?.definition).toBe('the tallest trees');
+  });
+
+  it('sense: a verb with an object takes a sense with an object ("shivered the window")', () => {
+    const text =
+      'The cannon fired again. It shivered the window, pane and sash, and the glass shivered the frame. ' +
+      'The old soldier watched the street. The shot shivered the door of the house.';
+    const s = analyse(text).sentences[1]!;
+    expect(
+      usedTransitively(
+        s,
+        s.tokens.findIndex((t) => t.value === 'shivered'),
+      ),
+    ).toBe(true);
+    const analysis = analyse(text);
+    const choice = chooseSense(
+      'shiver',
+      'verb',
+      analysis,
+      analysis.sentences.filter((x) => /shivered/.test(x.text)),
+      true,
+    );
+    expect(choice?.sense.definition ?? '').not.toMatch(/cold/);
+  });
+
+  it('part of speech: a bare word after "became" is an adjective, never glossed as a noun', () => {
+    const text =
+      'After the fever broke, the soldier became convalescent. Convalescent men walked slowly in the garden. ' +
+      'He stayed convalescent for months and read many books on the verandah of the hospital.';
+    const items = writeVocabulary(context(text, '10th Grade (Year 11)'), 8);
+    const c = items.find((v) => v.term === 'convalescent');
+    if (c) expect(c.partOfSpeech).toBe('adjective');
+  });
+
+  it('sense: "species" is not the plural of "specie" (coins)', () => {
+    const text =
+      'The rainforest holds many species. Scientists find new species every year, and some species live ' +
+      'only in one valley. Jaguars and sloths are two species of the forest.';
+    const items = writeVocabulary(context(text, '6th Grade (Year 7)'), 8);
+    expect(items.map((v) => v.definition).join(' | ')).not.toMatch(/coins/);
   });
 });

@@ -3,15 +3,19 @@ import pos from 'pos';
 import { containsPhrase, termInContext } from '../quality.js';
 import { wordNetPos, type Analysis, type Sentence, type Token, type WordInfo } from './analyse.js';
 import type { WriterContext } from './common.js';
-import { isFamiliar } from './familiar.js';
-import { fleschKincaidGrade, syllables } from './readability.js';
-import { chooseSense, passageDefinitions, type PassageDefinition } from './senses.js';
+import { glossLevel, isFamiliar, wordGrade } from './familiar.js';
+import {
+  chooseSense,
+  passageDefinitions,
+  usedTransitively,
+  type PassageDefinition,
+} from './senses.js';
 import {
   frequencyOf,
-  lexFileOf,
   lookup,
   sensesOf,
   senseTagCounts,
+  synsetAt,
   type Synset,
   type WordNetPos,
 } from './wordnet.js';
@@ -199,10 +203,17 @@ function singleWords(analysis: Analysis, compounds: Map<string, Candidate>): Can
     // Titles ("mademoiselle", "captain") are part of names.
     if (TITLE_WORDS.has(info.lemma)) continue;
     // WordNet's frequency now; its category (a synset read from disk) only for words worth it.
-    const familiarity = frequencyOf(info.lemma, wordNetPos(info.pos));
+    let lemma = info.lemma;
+    // "species" is not the plural of "specie" (coins): a form WordNet knows better than its lemma stays.
+    if (info.pos === 'NOUN') {
+      const own = [...info.forms.keys()].map((f) => f.toLowerCase()).find((f) => f !== lemma);
+      if (own && lookup(own, 'noun') && frequencyOf(own, 'noun') > frequencyOf(lemma, 'noun'))
+        lemma = own;
+    }
+    const familiarity = frequencyOf(lemma, wordNetPos(info.pos));
     if (familiarity < 0) continue;
     const c: Candidate = {
-      lemma: info.lemma,
+      lemma,
       pos: info.pos,
       sentences: [],
       forms: new Set(),
@@ -249,7 +260,23 @@ function confirmPos(c: Candidate): boolean {
       t.pos === 'NOUN' &&
       !!next &&
       (next.pos === 'DET' || /^(?:his|her|their|its|my|our|your)$/i.test(next.value));
-    if (beforeDeterminer || agreedPos(s, t) !== c.pos) disagreed += 1;
+    // "became convalescent": a bare word after a linking verb is an adjective, whatever the taggers say.
+    const prev = s.tokens[s.tokens.indexOf(t) - 1];
+    const predicative =
+      t.pos === 'NOUN' &&
+      !!prev &&
+      /^(?:is|are|was|were|be|been|become|became|becomes|seem|seemed|seems|remain|remained|stay|stayed|stays|grew|grow|felt|feel|looked)$/i.test(
+        prev.value,
+      ) &&
+      !!lookup(t.value.toLowerCase(), 'adj') &&
+      (!next || next.pos !== 'NOUN');
+    // "visits increase, not decrease": after "not", "to" or a modal a bare "noun" is a verb.
+    const afterVerbCue =
+      t.pos === 'NOUN' &&
+      !!prev &&
+      /^(?:not|to|will|would|can|could|shall|should|must|may|might|did|does|do)$/i.test(prev.value);
+    if (beforeDeterminer || predicative || afterVerbCue || agreedPos(s, t) !== c.pos)
+      disagreed += 1;
     else agreed.push(use);
   }
   if (agreed.length === 0 || disagreed > agreed.length) return false;
@@ -259,12 +286,15 @@ function confirmPos(c: Candidate): boolean {
   return true;
 }
 
-/** Flesch–Kincaid grade of a short text (a definition). */
-export function textGrade(text: string): number {
-  const words = text.split(/\s+/).filter((w) => /[a-z0-9]/i.test(w));
-  if (words.length === 0) return 0;
-  const syllableCount = words.reduce((n, w) => n + syllables(w), 0);
-  return fleschKincaidGrade(words.length, 1, syllableCount);
+/**
+ * The grade a definition reads at, measured on its words (familiar.ts): the second hardest
+ * word's grade, or the hardest's less one and a half (one harder word is carried by the rest), a grade
+ * more when it is long. Flesch–Kincaid counts syllables, which says little about a phrase of
+ * six words ("an invisible gas" is not grade 9).
+ */
+export function glossGrade(definition: string, passageWords?: Set<string>, level?: number): number {
+  const { hardest, second, words } = glossLevel(definition, passageWords, level);
+  return Math.max(second, hardest - 1.5) + (words > 15 ? 1 : 0);
 }
 
 /** The plain meaning part of a WordNet definition, short enough for a student. */
@@ -369,7 +399,7 @@ export interface Gloss {
 
 /**
  * The definition to show: the first of the passage's own definition, the WordNet gloss and a
- * synonym phrasing that reads at or below the grade; the easiest one when a little above;
+ * synonym phrasing that reads at most a grade above the class (the passage's own words two more);
  * null when only a far-above-grade one exists.
  */
 export function chooseGloss(options: Gloss[], level: number, lemma: string): Gloss | null {
@@ -384,10 +414,42 @@ export function chooseGloss(options: Gloss[], level: number, lemma: string): Glo
   const usable = options.filter((o) => o.definition.length >= 3 && !self(o.definition));
   const target = Math.max(3, level);
   // The passage's own words are at the passage's level: they get two grades of grace.
-  const fitting = usable.find((o) => o.grade <= target + 1 + (o.source === 'passage' ? 2 : 0));
-  if (fitting) return fitting;
-  const easiest = [...usable].sort((a, b) => a.grade - b.grade)[0];
-  return easiest && easiest.grade <= target + (level <= 5 ? 2 : 3) ? easiest : null;
+  return usable.find((o) => o.grade <= target + 1 + (o.source === 'passage' ? 2 : 0)) ?? null;
+}
+
+/**
+ * Two senses of a word that a student would take for one meaning: one is the other's broader
+ * or narrower sense, or their definitions share a content word ("library": a room where books
+ * are kept, a depository built to contain books).
+ */
+function sensesRelated(a: Synset, b: Synset): boolean {
+  if (
+    a.pointers.some((p) => p.offset === b.offset) ||
+    b.pointers.some((p) => p.offset === a.offset)
+  )
+    return true;
+  const words = (s: Synset) =>
+    new Set(
+      s.definition
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .filter(
+          (w) =>
+            w.length > 3 &&
+            !/^(?:that|with|which|from|used|have|having|something|someone|especially|usually|other|their|this|into|made)$/.test(
+              w,
+            ),
+        )
+        .map((w) => w.replace(/(?:es|s)$/, '')),
+    );
+  const wa = words(a);
+  return [...words(b)].some((w) => wa.has(w));
+}
+
+/** In how many sentences a phrase occurs, in any case. */
+function mentions(analysis: Analysis, phrase: string): number {
+  const re = new RegExp(`\\b${phrase.replace(/[^a-z ]/g, '')}`, 'i');
+  return analysis.sentences.filter((s) => re.test(s.text)).length;
 }
 
 /** How much a candidate is worth teaching here (0 when it is not), and whether it is an everyday word. */
@@ -396,9 +458,15 @@ function worth(
   ctx: WriterContext,
   defined: boolean,
   keyTerms: Set<string>,
-): { score: number; familiar: boolean } {
+): { score: number; familiar: boolean; easy: boolean } {
   const level = ctx.plan.level;
-  const key = defined || keyTerms.has(c.lemma) || c.count >= 3;
+  // Counted in any case: a heading ("The Printing Press") names the passage's subject.
+  const compoundUses = c.compound
+    ? c.sentences.length > 1
+      ? 2
+      : mentions(ctx.analysis, c.lemma)
+    : 0;
+  const key = defined || keyTerms.has(c.lemma) || c.count >= 3 || compoundUses >= 2;
   const familiar = c.compound
     ? c.lemma.split(' ').every((w) => isFamiliar(w))
     : [...c.forms].some(
@@ -408,10 +476,39 @@ function worth(
   // Everyday words ("water", "walking") are not vocabulary; a key term may still be, in a
   // sense of its subject ("bark" of a tree, "charge" in electricity): checked once the sense is known.
   if (familiar && !((key || (c.compound && c.count >= 2)) && level >= 3 && c.familiarity <= 45))
-    return { score: 0, familiar };
+    return { score: 0, familiar, easy: true };
   // Very common words are below every grade but the youngest.
   const ceiling = level <= 2 ? 60 : level <= 5 ? 30 : 20;
-  if (c.familiarity > ceiling && !key) return { score: 0, familiar };
+  if (c.familiarity > ceiling && !key) return { score: 0, familiar, easy: true };
+  // Words most students know years before this grade ("reliable", "warehouse", "homework" in
+  // grade 10; "expensive" in grade 7), unless the passage defines them.
+  const words = c.lemma.split(' ');
+  const grades = words.map((w, i) =>
+    i === words.length - 1 && !c.compound ? wordGrade([...c.forms][0] ?? w, w) : wordGrade(w),
+  );
+  const termGrade = Math.max(...grades);
+  // A key term may still be one in a sense of its own ("type" as metal letters): checked with the sense.
+  const easy = familiar || (!defined && termGrade < level - 2.5);
+  if (easy && !key) return { score: 0, familiar, easy };
+  // A compound of words the class knows means what its words say ("printing shop", "low
+  // temperature", "school assignment"): only a defined or recurring one is a term.
+  if (c.compound && !key && grades.every((g) => g <= Math.max(level, 6))) {
+    if (compoundUses < 2) return { score: 0, familiar, easy };
+  }
+  // "separately": an adverb made from an adjective the class knows.
+  if (c.pos === 'ADV' && /ly$/.test(c.lemma)) {
+    const base = c.lemma.slice(0, -2);
+    const adjective = /bly$/.test(c.lemma)
+      ? `${c.lemma.slice(0, -1)}e`
+      : lookup(base, 'adj')
+        ? base
+        : base.endsWith('i') && lookup(`${base.slice(0, -1)}y`, 'adj')
+          ? `${base.slice(0, -1)}y`
+          : lookup(`${base}e`, 'adj')
+            ? `${base}e`
+            : null;
+    if (adjective && wordGrade(adjective) <= level) return { score: 0, familiar, easy };
+  }
   const rarity = c.familiarity <= 0 ? 0.8 : c.familiarity <= 10 ? 1 : 0.8;
   const posWeight = c.pos === 'ADV' ? 0.5 : c.pos === 'VERB' ? 0.8 : 1;
   const focus = ctx.plan.focusTerms.some((f) => c.lemma.includes(f)) ? 2 : 1;
@@ -423,25 +520,51 @@ function worth(
     (defined ? 2 : 1) *
     (keyTerms.has(c.lemma) ? 1.5 : 1) *
     (c.compound ? 1.4 : 1) *
-    (familiar ? 0.6 : 1) *
+    (easy ? 0.6 : 1) *
     (1 + Math.min(c.lemma.length, 14) / 20);
-  return { score, familiar };
+  return { score, familiar, easy };
 }
 
 /**
  * Vocabulary worth teaching from this text at this grade, each with a meaning that fits the
  * passage and reads at the grade, and the sentence it comes from as the example in context.
  */
-export function writeVocabulary(ctx: WriterContext, count: number): VocabularyItem[] {
+export function writeVocabulary(
+  ctx: WriterContext,
+  count: number,
+  trace?: (lemma: string, verdict: string) => void,
+): VocabularyItem[] {
   if (count <= 0) return [];
   const analysis = ctx.analysis;
   const level = ctx.plan.level;
   const definitions = passageDefinitions(analysis);
+  const passageWords = new Set(
+    analysis.sentences.flatMap((s) => s.tokens.map((t) => t.value.toLowerCase())),
+  );
   const compounds = findCompounds(analysis);
   const keyTerms = new Set(
     analysis.keyphrases.flatMap((k) => [k.toLowerCase(), ...k.toLowerCase().split(/\s+/)]),
   );
   const candidates = [...compounds.values(), ...singleWords(analysis, compounds)];
+  // Terms the passage defines that WordNet does not know ("emergents", "understory") are
+  // candidates too: the passage's definition is their meaning.
+  const known = new Set(candidates.flatMap((c) => [c.lemma, ...c.forms]));
+  for (const d of definitions.values()) {
+    if (known.has(d.term) || d.term.split(' ').length > 3) continue;
+    const uses = analysis.sentences.filter((s) => containsPhrase(s.text, d.term));
+    if (!uses.includes(d.sentence)) continue;
+    candidates.push({
+      lemma: d.term,
+      pos: 'NOUN',
+      sentences: uses,
+      forms: new Set([d.term]),
+      count: uses.length,
+      compound: true,
+      familiarity: 0,
+      lexFile: -1,
+      uses: [],
+    });
+  }
   const definitionOf = (c: Candidate): PassageDefinition | undefined => {
     for (const form of [c.lemma, ...c.forms]) {
       const d = definitions.get(form);
@@ -451,45 +574,91 @@ export function writeVocabulary(ctx: WriterContext, count: number): VocabularyIt
   };
   const ranked = candidates
     .map((c) => ({ c, ...worth(c, ctx, !!definitionOf(c), keyTerms) }))
-    .filter((x) => x.score > 0)
+    .filter((x) => {
+      if (x.score <= 0)
+        trace?.(x.c.lemma, x.familiar ? 'familiar (ranked out)' : 'too common (ranked out)');
+      return x.score > 0;
+    })
     .sort((a, b) => b.score - a.score);
+  if (trace) for (const x of ranked) trace(x.c.lemma, `rank ${x.score.toFixed(2)}`);
 
   const out: VocabularyItem[] = [];
   const taken = new Set<string>();
-  for (const { c, familiar } of ranked) {
+  for (const { c, easy } of ranked) {
     if (out.length >= count) break;
     if (taken.has(c.lemma) || [...taken].some((t) => t.split(' ').includes(c.lemma))) continue;
-    if (!c.compound && SKIP_LEXFILES.has(lexFileOf(c.lemma, wordNetPos(c.pos)))) continue;
-    if (!confirmPos(c)) continue;
+    if (!confirmPos(c)) {
+      trace?.(c.lemma, `part of speech not agreed (${c.pos})`);
+      continue;
+    }
     const wnPos = wordNetPos(c.pos);
     const options: Gloss[] = [];
     const own = definitionOf(c);
     if (own)
       options.push({
         definition: own.definition,
-        grade: textGrade(own.definition),
+        grade: glossGrade(own.definition, passageWords, level),
         source: 'passage',
       });
-    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences);
+    // A verb's sense fits how it is used: with an object or without one (all uses must agree).
+    let transitive: boolean | null = null;
+    if (c.pos === 'VERB') {
+      const uses = c.uses.map((u) =>
+        usedTransitively(u.sentence, u.sentence.tokens.indexOf(u.token)),
+      );
+      if (uses.length > 0 && uses.every((u) => u === uses[0])) transitive = uses[0]!;
+    }
+    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences, transitive);
     if (choice) {
       const gloss = tidyDefinition(choice.sense.definition);
-      options.push({ definition: gloss, grade: textGrade(gloss), source: 'wordnet' });
+      options.push({
+        definition: gloss,
+        grade: glossGrade(gloss, passageWords, level),
+        source: 'wordnet',
+      });
       const synonyms = synonymPhrase(choice.sense, c.lemma, wnPos);
       if (synonyms)
-        options.push({ definition: synonyms, grade: textGrade(synonyms), source: 'synonym' });
+        options.push({
+          definition: synonyms,
+          grade: glossGrade(synonyms, passageWords, level),
+          source: 'synonym',
+        });
+    }
+    // Units and times ("kilometer", "century") are nothing to teach, unless the passage defines one.
+    if (!own && choice && SKIP_LEXFILES.has(choice.sense.lexFile)) {
+      trace?.(c.lemma, 'unit or time');
+      continue;
     }
     // No passage definition and no clear sense: skip the word rather than guess.
-    if (options.length === 0) continue;
+    if (options.length === 0) {
+      trace?.(c.lemma, 'no passage definition, no clear sense');
+      continue;
+    }
     // An everyday word is taught only in a sense of the passage's subject: its own definition,
     // a sense of science (plants, substances, phenomena…), or not the word's everyday sense.
-    if (familiar && !own) {
+    // ("library" as a depository is still the library the class knows; "wind" as moving air too.)
+    // A sense far from the everyday one is worth teaching ("type": a small metal block, not a kind).
+    if (easy && !own && !c.compound) {
       const top = [...senseTagCounts(c.lemma, wnPos).entries()].sort((a, b) => b[1] - a[1])[0];
-      const everyday = !top || top[0] === choice?.sense.offset;
-      if (!choice || (everyday && !(c.pos === 'NOUN' && DOMAIN_LEXFILES.has(choice.sense.lexFile))))
+      const usual = top ? top[0] : sensesOf(c.lemma, wnPos)[0]?.offset;
+      const everyday = !choice || usual === choice.sense.offset;
+      const domain = c.pos === 'NOUN' && !!choice && DOMAIN_LEXFILES.has(choice.sense.lexFile);
+      const usualSense = usual === undefined ? undefined : synsetAt(usual, wnPos);
+      const distinct =
+        !!choice && !everyday && !!usualSense && !sensesRelated(choice.sense, usualSense);
+      if (!(domain && (!everyday || c.count >= 3)) && !distinct) {
+        trace?.(c.lemma, 'everyday word in its everyday sense');
         continue;
+      }
     }
     const gloss = chooseGloss(options, level, c.lemma);
-    if (!gloss) continue;
+    if (!gloss) {
+      trace?.(
+        c.lemma,
+        `no gloss at grade: ${options.map((o) => `${o.source} ${o.grade.toFixed(1)} "${o.definition}"`).join('; ')}`,
+      );
+      continue;
+    }
     const sentence =
       (own && c.sentences.includes(own.sentence) ? own.sentence : undefined) ??
       [...c.sentences].sort((a, b) => contextScore(b) - contextScore(a))[0];

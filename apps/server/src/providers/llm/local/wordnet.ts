@@ -25,6 +25,8 @@ export interface Synset {
   definition: string;
   examples: string[];
   pointers: Array<{ symbol: string; offset: number; pos: string; source: number; target: number }>;
+  /** Verbs: WordNet's sentence frames (1 "Something ----s", 8 "Somebody ----s something", …). */
+  frames: number[];
 }
 
 export interface IndexEntry {
@@ -175,6 +177,15 @@ function parseDataLine(line: string, pos: WordNetPos): Synset | null {
     });
     i += 4;
   }
+  const frames: number[] = [];
+  if (pos === 'verb') {
+    const frameCount = Number(head[i]);
+    i += 1;
+    for (let f = 0; f < frameCount; f++) {
+      if (head[i] === '+') frames.push(Number(head[i + 1]));
+      i += 3;
+    }
+  }
   const examples = [...gloss.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
   const definition = cleanGloss(gloss);
   return {
@@ -187,6 +198,7 @@ function parseDataLine(line: string, pos: WordNetPos): Synset | null {
     definition,
     examples,
     pointers,
+    frames,
   };
 }
 

@@ -2,8 +2,17 @@ import { EXPORT_FORMATS, type ExportFormatInfo } from '@chapterwise/shared';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api';
+import { useSession } from '../../../lib/session';
 import { useToast } from '../../../lib/toast';
-import { downloadExport, fetchQuizletText, type ExportTarget } from '../api';
+import {
+  downloadExport,
+  fetchQuizletText,
+  sendToGoogleForms,
+  useDisconnectGoogle,
+  useGoogleStatus,
+  type ExportTarget,
+} from '../api';
+import { googleFormsCreatedToast } from './google-forms-return';
 
 const GROUPS: Array<{ id: ExportFormatInfo['group']; title: string }> = [
   { id: 'print', title: 'Print and share' },
@@ -40,6 +49,10 @@ export function ExportMenu({ name, materialId, setId }: ExportMenuProps) {
   const ref = useRef<HTMLDivElement>(null);
   const id = useId();
   const toast = useToast();
+  const { user } = useSession();
+  // Google Forms takes one material at a time, for a signed-in teacher, when the server has it.
+  const google = useGoogleStatus(open && Boolean(materialId && user));
+  const disconnect = useDisconnectGoogle();
   const target: ExportTarget | null = materialId ? { materialId } : setId ? { setId } : null;
 
   useEffect(() => {
@@ -104,6 +117,29 @@ export function ExportMenu({ name, materialId, setId }: ExportMenuProps) {
         durationMs: 5000,
       });
     });
+
+  const sendToGoogle = () =>
+    run(async () => {
+      const returnTo = `${window.location.pathname}${window.location.search}`;
+      const answer = await sendToGoogleForms(materialId!, returnTo);
+      if (answer.status === 'authorize') {
+        toast({
+          message: 'Opening Google: allow Chapterwise to create the form in your Google Drive.',
+          tone: 'info',
+        });
+        window.location.assign(answer.authorizeUrl);
+        return;
+      }
+      toast(googleFormsCreatedToast(answer.formId, answer.questionCount, answer.notes));
+    });
+
+  const handleDisconnect = () =>
+    run(async () => {
+      await disconnect.mutateAsync();
+      toast({ message: 'Your Google account is no longer connected.', tone: 'success' });
+    });
+
+  const googleStatus = google.data;
 
   return (
     <div className="export-menu" ref={ref}>
@@ -170,6 +206,39 @@ export function ExportMenu({ name, materialId, setId }: ExportMenuProps) {
               ))}
             </section>
           ))}
+          {materialId && googleStatus?.configured ? (
+            <section className="export-group" aria-label="Google Forms">
+              <h3 className="export-group-title">Google Forms</h3>
+              <div className="export-item">
+                <div className="export-actions">
+                  <button type="button" className="export-main" onClick={() => void sendToGoogle()}>
+                    Send to Google Forms
+                  </button>
+                </div>
+                <p className="export-hint">
+                  Makes a quiz in your Google Forms: multiple choice, true/false, fill in the blank
+                  and matching with answer keys; short answers and discussion as questions you
+                  grade. Review it, then press Publish in Forms.
+                </p>
+                {googleStatus.connected ? (
+                  <p className="export-hint export-google-account">
+                    Connected{googleStatus.email ? ` as ${googleStatus.email}` : ''} ·{' '}
+                    <button
+                      type="button"
+                      className="export-inline-button"
+                      onClick={() => void handleDisconnect()}
+                    >
+                      Disconnect
+                    </button>
+                  </p>
+                ) : (
+                  <p className="export-hint export-google-account">
+                    The first time, Google asks you to allow Chapterwise to create forms.
+                  </p>
+                )}
+              </div>
+            </section>
+          ) : null}
           {materialId ? (
             <section className="export-group" aria-label="Print">
               <h3 className="export-group-title">Print</h3>
