@@ -258,6 +258,8 @@ export interface GoogleConfig {
   tokenUrl: string;
   revokeUrl: string;
   formsApiBase: string;
+  /** Drive API: deletes a form whose questions Google refused (files this app made). */
+  driveApiBase: string;
 }
 
 export interface TextsConfig {
@@ -522,6 +524,7 @@ function googleConfig(
     tokenUrl: base ? `${base}/token` : 'https://oauth2.googleapis.com/token',
     revokeUrl: base ? `${base}/revoke` : 'https://oauth2.googleapis.com/revoke',
     formsApiBase: base ?? 'https://forms.googleapis.com',
+    driveApiBase: base ?? 'https://www.googleapis.com',
   };
 }
 

@@ -57,6 +57,15 @@ describe('render cache for guests', () => {
     const nonce = /'nonce-([^']+)'/.exec(String(second.headers['content-security-policy']))?.[1];
     expect(nonce).toBeTruthy();
     expect(second.body).toContain(`nonce="${nonce}"`);
+    // Lean: scripts carry the nonce, links do not need it; the route manifest is compact JSON
+    // that still parses to the routes of the page.
+    expect(second.body).not.toMatch(/<link[^>]* nonce=/);
+    expect(second.body).toMatch(/<link rel="modulepreload" href="\/assets\/[^"]+\.js"\/>/);
+    const manifest = /window\.__reactRouterManifest = (\{.*?\});\n/.exec(second.body)?.[1];
+    expect(manifest).toBeTruthy();
+    expect(Object.keys(JSON.parse(manifest!).routes)).toEqual(
+      expect.arrayContaining(['root', 'blog']),
+    );
 
     const notModified = await page('/blog', { 'if-none-match': etag });
     expect(notModified.statusCode).toBe(304);

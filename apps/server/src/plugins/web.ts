@@ -183,7 +183,10 @@ export const webPlugin = fp(
         renderData: {},
         waitForAll: true,
       });
-      let html = Buffer.from(await response.arrayBuffer()).toString('utf8');
+      let html = leanHtml(
+        Buffer.from(await response.arrayBuffer()).toString('utf8'),
+        placeholder ?? '',
+      );
       const headers: Record<string, string> = {};
       for (const [key, value] of response.headers) {
         if (/^(set-cookie|content-length|cache-control|content-encoding|vary|etag)$/.test(key))
@@ -248,6 +251,29 @@ export const webPlugin = fp(
   },
   { name: 'web' },
 );
+
+/**
+ * Bytes a cached page does not need (decision 022): React Router inlines the route manifest
+ * pretty-printed (indented JSON), and puts the CSP nonce on every `<link>`, where the policy
+ * never asks for it (modulepreload and stylesheets are same-origin, allowed by 'self').
+ */
+export function leanHtml(html: string, nonce: string): string {
+  let out = html.replace(
+    /(window\.__reactRouterManifest = )(\{[\s\S]*?\});\n/,
+    (whole: string, head: string, json: string) => {
+      try {
+        return `${head}${JSON.stringify(JSON.parse(json))};\n`;
+      } catch {
+        return whole;
+      }
+    },
+  );
+  if (nonce) {
+    const attribute = ` nonce="${nonce}"`;
+    out = out.replace(/<link\b[^>]*>/g, (tag) => tag.split(attribute).join(''));
+  }
+  return out;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -276,6 +276,8 @@ export class FakeGoogle {
   nextConsent: 'grant' | 'deny' | 'no-forms-scope' = 'grant';
   /** The next N Forms API calls answer 500. */
   failNext = 0;
+  /** The next batchUpdate is refused (400), as Google refuses a batch it cannot apply. */
+  refuseNextBatch = false;
   readonly forms = new Map<string, FakeForm>();
   readonly grants = new Map<string, Grant>();
   readonly accessTokens = new Map<string, { email: string; expiresAt: number }>();
@@ -481,6 +483,10 @@ export class FakeGoogle {
       const form = this.forms.get(decodeURIComponent(batch[1]!));
       if (!form || form.ownerEmail !== access.email)
         return apiError(404, 'Requested entity was not found.');
+      if (this.refuseNextBatch) {
+        this.refuseNextBatch = false;
+        return apiError(400, 'Invalid requests[3].createItem: the test refused it.');
+      }
       try {
         this.forms.set(form.formId, applyBatch(form, body));
       } catch (error) {
@@ -488,6 +494,15 @@ export class FakeGoogle {
         throw error;
       }
       return send(200, { replies: [], writeControl: { requiredRevisionId: '2' } });
+    }
+    const file = /^\/drive\/v3\/files\/([^/]+)$/.exec(url.pathname);
+    if (request.method === 'DELETE' && file) {
+      const form = this.forms.get(decodeURIComponent(file[1]!));
+      if (!form || form.ownerEmail !== access.email) return apiError(404, 'File not found.');
+      this.forms.delete(form.formId);
+      response.writeHead(204);
+      response.end();
+      return;
     }
     const get = /^\/v1\/forms\/([^/:]+)$/.exec(url.pathname);
     if (request.method === 'GET' && get) {

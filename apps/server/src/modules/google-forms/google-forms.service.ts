@@ -211,7 +211,20 @@ export class GoogleFormsService {
       title: plan.title,
       documentTitle: plan.documentTitle,
     });
-    await client.batchUpdate(accessToken, form.formId, { requests: plan.requests });
+    try {
+      await client.batchUpdate(accessToken, form.formId, { requests: plan.requests });
+    } catch (error) {
+      // Google applies a batch whole or not at all: the form is empty, so it goes.
+      await client
+        .deleteForm(accessToken, form.formId)
+        .catch((cleanup: unknown) =>
+          this.deps.log.warn(
+            { err: cleanup, formId: form.formId },
+            'could not delete an empty form',
+          ),
+        );
+      throw error;
+    }
     return {
       status: 'created',
       formId: form.formId,

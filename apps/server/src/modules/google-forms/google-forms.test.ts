@@ -335,6 +335,17 @@ describe('Send to Google Forms', () => {
       'Google Forms is having trouble right now. Try again in a moment.',
     );
 
+    // Google refuses the questions: the empty form it made is deleted, the teacher is told.
+    const formsBefore = fake.forms.size;
+    fake.refuseNextBatch = true;
+    const refused = await send(auth, mine.id);
+    expect(refused.status).toBe(503);
+    expect(refused.body.errors.message).toBe(
+      'Google Forms refused the form (Invalid requests[3].createItem: the test refused it.).',
+    );
+    expect(fake.forms.size).toBe(formsBefore);
+    expect(fake.calls.at(-1)).toMatch(/^DELETE \/drive\/v3\/files\/form-/);
+
     const grantsBefore = [...fake.grants.values()].filter((g) => g.revoked).length;
     const bye = await t.app.inject({
       method: 'POST',

@@ -143,6 +143,20 @@ export class HttpGoogleClient implements GoogleClient {
     await this.call(accessToken, `/v1/forms/${encodeURIComponent(formId)}:batchUpdate`, body);
   }
 
+  async deleteForm(accessToken: string, formId: string): Promise<void> {
+    const response = await fetch(
+      `${this.config.driveApiBase}/drive/v3/files/${encodeURIComponent(formId)}`,
+      {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${accessToken}` },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      },
+    );
+    if (!response.ok && response.status !== 404) {
+      throw new GoogleApiError('Google Drive did not delete the unfinished form.', response.status);
+    }
+  }
+
   /** A POST to the Forms API; one retry after a 429 or a 5xx. */
   private async call(accessToken: string, path: string, body: unknown): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {

@@ -76,6 +76,8 @@ export interface GoogleClient {
     info: { title: string; documentTitle: string },
   ): Promise<CreatedForm>;
   batchUpdate(accessToken: string, formId: string, body: BatchUpdateFormRequest): Promise<void>;
+  /** Deletes a form this app made (Drive `files.delete`; allowed by `drive.file`). */
+  deleteForm(accessToken: string, formId: string): Promise<void>;
 }
 
 /** The teacher's grant is gone (revoked, expired, or the scope was not given): connect again. */
