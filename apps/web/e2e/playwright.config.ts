@@ -67,6 +67,8 @@ export default defineConfig({
       GUTENBERG_MIRROR: `http://127.0.0.1:${mirrorPort}`,
       GUTENBERG_RATE: '20',
       GUTENBERG_TIMEOUT: '10',
+      // The offline print shop's order clock: one step (placed → in production → …) per 5 s.
+      SHOP_LOCAL_STEP_SECONDS: '5',
     },
   },
 });

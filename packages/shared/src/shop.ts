@@ -102,11 +102,6 @@ export function cardImageOf<T extends { src: string }>(
   return (images[index] ?? images[0])?.src ?? null;
 }
 
-/** Dollars from cents, as every price is shown (spec §9). */
-export function formatPriceCents(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}
-
 /** The sorts of the gallery and the shop (spec §9). */
 export const SHOP_SORTS = ['random', 'download_count', 'createdAt', 'views'] as const;
 export type ShopSort = (typeof SHOP_SORTS)[number];

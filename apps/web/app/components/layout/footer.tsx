@@ -59,6 +59,9 @@ export function Footer() {
               <Link to="/generate">Image Studio</Link>
             </li>
             <li>
+              <Link to="/shop">Shop</Link>
+            </li>
+            <li>
               <Link to="/dashboard">Dashboard</Link>
             </li>
             <li>

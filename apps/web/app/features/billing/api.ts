@@ -5,6 +5,7 @@ import type {
   CreditProduct,
   Order,
   PaymentAccount,
+  ShippingAddress,
   SubscriptionInfo,
   UrlAnswer,
 } from '@chapterwise/shared';
@@ -85,9 +86,10 @@ export function goTo(url: string): void {
 /* The local adapter's test pages                                                              */
 /* ------------------------------------------------------------------------------------------ */
 
-export const payTestCheckout = (id: string) =>
+export const payTestCheckout = (id: string, shipping?: ShippingAddress) =>
   apiRequest<UrlAnswer>(`/payment/local/checkout/${encodeURIComponent(id)}/pay`, {
     method: 'POST',
+    ...(shipping ? { body: { shipping } } : {}),
   });
 
 export const cancelTestCheckout = (id: string) =>
@@ -125,6 +127,15 @@ export function useOrders(limit = 24) {
     queryFn: () =>
       apiRequest<{ data: Order[]; count: number }>('/users/me/orders', { query: { limit } }),
     staleTime: 0,
+    // Print orders move on (in production, shipped…): look again while one is on its way.
+    refetchInterval: (query) =>
+      query.state.data?.data.some(
+        (order) =>
+          order.shopOrder &&
+          ['paid', 'created', 'in_production', 'shipped'].includes(order.shopOrder.status),
+      )
+        ? 3000
+        : false,
   });
 }
 

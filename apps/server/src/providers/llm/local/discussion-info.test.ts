@@ -4,6 +4,7 @@ import { buildPlan } from '../plan.js';
 import { analyse } from './analyse.js';
 import { seededRandom, type WriterContext } from './common.js';
 import { detectGenre } from './genre.js';
+import { writeLesson } from './lesson.js';
 import { writeDiscussion } from './questions.js';
 
 // Written for these tests (issue 22, "vague"): an explanation of volcanoes and a short poem.
@@ -61,5 +62,50 @@ describe('discussion on texts that explain: questions from what the text says', 
   it('asks a poem no prediction ("What do you think will happen next?")', () => {
     const prompts = writeDiscussion(context(poem, '6th Grade (Year 7)'), 6).map((q) => q.prompt);
     expect(prompts.join('\n')).not.toMatch(/happen next/i);
+  });
+});
+
+describe('lesson objectives on texts that explain: aims from what the text does', () => {
+  // Written for this test: a process told in steps.
+  const bread = `Bread starts as flour, water, salt and yeast. First, the baker mixes them into a dough. When the yeast feeds on the sugars in the flour, it gives off a gas called carbon dioxide. The gas becomes trapped in the dough, so the dough rises. Then the baker shapes the loaf and lets it rise again. Finally, the heat of the oven turns the soft dough into a firm, brown loaf.`;
+
+  it('a process gets "describe the steps … in order", never "what the passage shows about the dough"', () => {
+    const ctx = context(bread, '5th Grade (Year 6)');
+    const { lesson } = writeLesson(
+      ctx,
+      {
+        name: 'Bread Lesson',
+        subject: 'Science',
+        grade: '5th Grade (Year 6)',
+        type: 'Lesson',
+        referenceText: bread,
+        descriptionText: '',
+      },
+      [],
+      [],
+    );
+    const objectives = lesson.objectives.join('\n');
+    expect(objectives).toMatch(/steps/);
+    expect(objectives).not.toMatch(/shows about|interpretation of|how .* acts?/);
+  });
+
+  it('an informational text about volcanoes gets no character or theme-of-a-word aims', () => {
+    const ctx = context(volcanoes);
+    const { lesson } = writeLesson(
+      ctx,
+      {
+        name: 'Volcanoes Lesson',
+        subject: 'Science',
+        grade: '7th Grade (Year 8)',
+        type: 'Lesson',
+        referenceText: volcanoes,
+        descriptionText: '',
+      },
+      [],
+      [],
+    );
+    const objectives = lesson.objectives.join('\n');
+    expect(objectives).not.toMatch(/shows about|interpretation of|character|feels/);
+    expect(objectives).toMatch(/causes and effects|steps|main idea/);
   });
 });

@@ -3,6 +3,7 @@ import type { Sentence } from './analyse.js';
 import { pickSentences, type WriterContext } from './common.js';
 import type { Genre } from './genre.js';
 import { passageDefinitions } from './senses.js';
+import { lexFileOf } from './wordnet.js';
 
 /**
  * Discussion questions for texts that explain or argue (issue 22, "vague"): each is filled with
@@ -69,8 +70,9 @@ const LEANS_BACK =
 export function standsAlone(s: Sentence): boolean {
   return !LEANS_BACK.test(s.text);
 }
+// ", so the rain that falls is fresh"
 const CAUSE =
-  /\b(?:because|as a result|therefore|so that|which helps|that is why|causes?|leads? to)\b/i;
+  /\b(?:because|as a result|therefore|so that|which helps|that is why|causes?|leads? to)\b|, so (?!much|many|far|that)\b/i;
 
 export function informationalDiscussion(
   ctx: WriterContext,
@@ -106,8 +108,8 @@ export function informationalDiscussion(
     };
   });
 
-  // A term the passage defines: explain it and connect it to the rest of the text.
-  makers.push(() => {
+  // A term the passage defines: explain it and connect it to the rest of the text (two at most).
+  const defined = (): DiscussionQuestion | null => {
     const defs = [...passageDefinitions(ctx.analysis).values()].filter(
       (d) => !ctx.usedSentences.has(d.sentence.index) && d.term.length > 3,
     );
@@ -125,12 +127,13 @@ export function informationalDiscussion(
       form: 'discussion',
       prompt:
         level <= 5
-          ? `Explain in your own words ${what}. How does it connect to another idea in the text?`
-          : `Explain in your own words ${what}. How does it connect to the other ideas in the text? Use details from the text.`,
-      answer: `A strong answer explains that ${named} ${plural ? 'are' : 'is'} ${d.definition} (${quote(d.sentence.text)}), in the student's own words, and links it to another detail of the text.`,
+          ? `Explain in your own words ${what}. How ${plural ? 'do they' : 'does it'} connect to another idea in the text?`
+          : `Explain in your own words ${what}. How ${plural ? 'do they' : 'does it'} connect to the other ideas in the text? Use details from the text.`,
+      answer: `A strong answer explains that ${named} ${plural ? 'are' : 'is'} ${d.definition} (${quote(d.sentence.text)}), in the student's own words, and links ${plural ? 'them' : 'it'} to another detail of the text.`,
       evidence: d.sentence.text,
     };
-  });
+  };
+  makers.push(defined);
 
   // A contrast the text draws.
   makers.push(() => {
@@ -150,8 +153,8 @@ export function informationalDiscussion(
     };
   });
 
-  // A cause and its effect.
-  makers.push(() => {
+  // A cause and its effect (two at most).
+  const cause = (): DiscussionQuestion | null => {
     const s = sentenceWith(CAUSE);
     if (!s) return null;
     markUsedSentence(ctx, s);
@@ -166,7 +169,8 @@ export function informationalDiscussion(
       answer: `A strong answer separates the cause from the effect in ${quote(s.text)} and explains the link in the student's own words, with another detail from the text.`,
       evidence: s.text,
     };
-  });
+  };
+  makers.push(cause, defined, cause);
 
   // An argument: its claim and its reasons.
   if (genre === 'argument')
@@ -186,4 +190,50 @@ export function informationalDiscussion(
       };
     });
   return makers;
+}
+
+/**
+ * A key phrase a question can be about: a common noun of the text ("the flag", "the library"),
+ * not a name written in lower case ("the london"), a time or quantity ("months") or a pronoun
+ * ("the one").
+ */
+export function worthATheme(ctx: WriterContext, phrase: string): boolean {
+  const p = phrase.toLowerCase();
+  if (/^(?:one|ones|thing|things|way|ways|time|times|part|kind|lot|none|other|others)$/.test(p))
+    return false;
+  const re = new RegExp(`\\b${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+  const uses = ctx.analysis.sentences.flatMap((s) => {
+    const m = re.exec(s.text);
+    return m ? [m[0]] : [];
+  });
+  // Written with a capital wherever it occurs: a name.
+  if (uses.length > 0 && uses.every((u) => /^[A-Z]/.test(u))) return false;
+  const head = p.split(/\s+/).at(-1)!;
+  return ![head, head.replace(/s$/, '')].some((h) => [23, 28].includes(lexFileOf(h, 'noun')));
+}
+
+/** Whether the text explains causes (two sentences or more) or draws contrasts. */
+export function textMoves(ctx: WriterContext): {
+  argues: boolean;
+  process: boolean;
+  causes: boolean;
+  contrasts: boolean;
+} {
+  const standing = ctx.analysis.sentences.filter((s) => standsAlone(s) && !s.hasQuotes);
+  // A process told in steps: "When water vapor cools, it turns back into …", "then", "finally".
+  const steps = ctx.analysis.sentences.filter((s) =>
+    /^(?:when|after|then|next|finally|first|once)\b|\b(?:turns? (?:back )?into|becomes?|changes? into)\b/i.test(
+      s.text,
+    ),
+  ).length;
+  // An argument states its claim and answers its critics: "should", "must", "the solution is".
+  const claims = ctx.analysis.sentences.filter((s) =>
+    /\b(?:should|must|ought to|critics?|argue|the (?:solution|answer) is|we need)\b/i.test(s.text),
+  ).length;
+  return {
+    argues: claims >= 2,
+    process: steps >= 4,
+    causes: standing.filter((s) => CAUSE.test(s.text)).length >= 2,
+    contrasts: standing.some((s) => CONTRAST.test(s.text) && !ADDITIVE.test(s.text)),
+  };
 }

@@ -2,6 +2,7 @@ import type { LessonPlan, Question, VocabularyItem } from '@chapterwise/shared';
 import type { GenerationRequest } from '../types.js';
 import { peopleOf } from './characters.js';
 import type { WriterContext } from './common.js';
+import { textMoves, worthATheme } from './discussion-info.js';
 import { detectGenre, tellsAStory } from './genre.js';
 import { themePhrase, writeMultipleChoice, writeShortAnswer, writeTrueFalse } from './questions.js';
 
@@ -91,8 +92,12 @@ export function writeLesson(
   const people = characters.slice(0, 2);
   const figure = story ? undefined : everyone[0];
   const themes = ctx.analysis.keyphrases
-    .filter((k) => !everyone.some((p) => p.includes(k) || k.includes(p)))
+    .filter((k) => !everyone.some((p) => p.includes(k) || k.includes(p)) && worthATheme(ctx, k))
     .slice(0, 2);
+  // What an explanation does (causes, contrasts) is a better aim than "what it shows about the water".
+  const moves = story
+    ? { argues: false, process: false, causes: false, contrasts: false }
+    : textMoves(ctx);
   const words = vocabulary.slice(0, 3).map((v) => v.term);
   const topic = lessonTopic(request.name);
   const young = level <= 2;
@@ -116,9 +121,21 @@ export function writeLesson(
         ? young
           ? `tell how ${people[0]} feels and why`
           : `describe how ${list(people)} ${people.length > 1 ? 'act' : 'acts'} and what this shows about ${people.length > 1 ? 'them' : 'the character'}`
-        : themes.length
-          ? `explain what the passage shows about ${themePhrase(themes[0]!, ctx)}`
-          : 'identify the main idea of the passage',
+        : !story && moves.argues && !young
+          ? "identify the author's main claim and the reasons the text gives for it"
+          : !story && moves.process
+            ? young
+              ? 'tell the steps the text describes, in order'
+              : 'describe the steps of the process the text explains, in order, using evidence from it'
+            : !story && moves.causes
+              ? young
+                ? 'tell what causes the things the text describes'
+                : 'explain the causes and effects the text describes, using evidence from it'
+              : !story && moves.contrasts
+                ? 'compare the things the text sets side by side, using details from it'
+                : themes.length && story
+                  ? `explain what the passage shows about ${themePhrase(themes[0]!, ctx)}`
+                  : 'identify the main idea of each paragraph and the details that support it',
     !story
       ? level >= 6
         ? 'identify the evidence the text gives for one of its main ideas and explain how it supports it'

@@ -40,7 +40,7 @@ import {
   whenCandidates,
   type FormCandidate,
 } from './forms.js';
-import { informationalDiscussion, standsAlone } from './discussion-info.js';
+import { informationalDiscussion, standsAlone, worthATheme } from './discussion-info.js';
 
 let counter = 0;
 const nextId = () => `d${++counter}`;
@@ -625,25 +625,6 @@ export function themePhrase(theme: string, ctx: WriterContext): string {
   const info = ctx.analysis.words.get(`NOUN:${t}`);
   const lexFile = info ? describeWord(info).lexFile : lexFileOf(t, 'noun');
   return ABSTRACT_LEXFILES.has(lexFile) ? t : `the ${t}`;
-}
-/**
- * A key phrase a question can be about: a common noun of the text ("the flag", "the library"),
- * not a name written in lower case ("the london"), a time or quantity ("months") or a pronoun
- * ("the one").
- */
-function worthATheme(ctx: WriterContext, phrase: string): boolean {
-  const p = phrase.toLowerCase();
-  if (/^(?:one|ones|thing|things|way|ways|time|times|part|kind|lot|none|other|others)$/.test(p))
-    return false;
-  const re = new RegExp(`\\b${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
-  const uses = ctx.analysis.sentences.flatMap((s) => {
-    const m = re.exec(s.text);
-    return m ? [m[0]] : [];
-  });
-  // Written with a capital wherever it occurs: a name.
-  if (uses.length > 0 && uses.every((u) => /^[A-Z]/.test(u))) return false;
-  const head = p.split(/\s+/).at(-1)!;
-  return ![head, head.replace(/s$/, '')].some((h) => [23, 28].includes(lexFileOf(h, 'noun')));
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -1,4 +1,5 @@
 import { formatCents, formatShortDate, type Order, type OrderStatus } from '@chapterwise/shared';
+import { Link } from 'react-router';
 import { ErrorBox } from '../../../components/ui/error-box';
 import { Loading } from '../../../components/ui/loading';
 import { errorMessage } from '../../../lib/api';
@@ -12,7 +13,40 @@ const STATUS_LABELS: Record<OrderStatus, string> = {
   refunded: 'Refunded',
 };
 
-function describe(order: Order): string {
+function describe(order: Order): React.ReactNode {
+  const shop = order.shopOrder;
+  if (shop) {
+    return (
+      <div className="shop-order">
+        {shop.image ? <img src={shop.image} alt="" width={48} height={48} loading="lazy" /> : null}
+        <div>
+          {shop.productPath ? <Link to={shop.productPath}>{shop.title}</Link> : shop.title}
+          <div className="muted">
+            {shop.variantTitle} × {shop.quantity}
+            {shop.shipTo ? ` · to ${shop.shipTo}` : ''}
+            {shop.testMode ? ' · test mode' : ''}
+          </div>
+          <div className="shop-order-status" data-status={shop.status}>
+            <strong>{shop.statusLabel}</strong>
+            {shop.trackingNumber ? (
+              <>
+                {' '}
+                · Tracking:{' '}
+                {shop.trackingUrl ? (
+                  <a href={shop.trackingUrl} target="_blank" rel="noreferrer">
+                    {shop.trackingNumber}
+                  </a>
+                ) : (
+                  shop.trackingNumber
+                )}
+                {shop.carrier ? ` (${shop.carrier})` : ''}
+              </>
+            ) : null}
+          </div>
+        </div>
+      </div>
+    );
+  }
   if (order.product === 'chapterMaterials') return `Ready-made materials: ${order.description}`;
   if (order.product === 'subscription' && order.description.includes('renewal'))
     return 'Unlimited plan: monthly renewal';

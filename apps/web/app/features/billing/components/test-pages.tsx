@@ -1,11 +1,13 @@
 import {
   formatCents,
   formatShortDate,
+  SHIPPING_COUNTRIES,
   SUBSCRIPTION_PRICE_CENTS,
   type CheckoutSession,
+  type ShippingAddress,
   type SubscriptionInfo,
 } from '@chapterwise/shared';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorBox } from '../../../components/ui/error-box';
 import { errorMessage } from '../../../lib/api';
@@ -44,9 +46,21 @@ function useAction() {
 export function TestCheckout({ session }: { session: CheckoutSession }) {
   const { busy, error, run } = useAction();
   const { order } = session;
+  const shipped = order.product === 'shopProduct';
+  const [address, setAddress] = useState<ShippingAddress>({
+    name: '',
+    line1: '',
+    line2: '',
+    city: '',
+    state: '',
+    postal_code: '',
+    country: 'US',
+  });
 
   const pay = async () => {
-    const answer = await run('pay', () => payTestCheckout(session.id));
+    const answer = await run('pay', () =>
+      payTestCheckout(session.id, shipped ? address : undefined),
+    );
     if (answer) goTo(answer.url);
   };
   const cancel = async () => {
@@ -62,7 +76,7 @@ export function TestCheckout({ session }: { session: CheckoutSession }) {
         <div>
           <dt>Item</dt>
           <dd>
-            {order.productName}
+            {shipped ? order.description : order.productName}
             {order.product === 'chapterMaterials' ? `: ${order.description}` : ''}
           </dd>
         </div>
@@ -84,6 +98,9 @@ export function TestCheckout({ session }: { session: CheckoutSession }) {
             ? 'This checkout is already paid.'
             : 'This checkout has expired. Start again from the plans page.'}
         </p>
+      ) : null}
+      {shipped && session.status === 'open' ? (
+        <ShippingFields address={address} onChange={setAddress} />
       ) : null}
       <ErrorBox message={error} />
       <div className="button-row">
@@ -108,12 +125,70 @@ export function TestCheckout({ session }: { session: CheckoutSession }) {
             </button>
           </>
         ) : (
-          <Link className="button button-primary" to="/subscription">
-            Back to plans
+          <Link className="button button-primary" to={shipped ? '/shop' : '/subscription'}>
+            {shipped ? 'Back to the shop' : 'Back to plans'}
           </Link>
         )}
       </div>
     </div>
+  );
+}
+
+/** The shipping address Stripe's checkout collects for print orders (shipping is free). */
+function ShippingFields({
+  address,
+  onChange,
+}: {
+  address: ShippingAddress;
+  onChange: (address: ShippingAddress) => void;
+}) {
+  const id = useId();
+  const field = (
+    key: keyof ShippingAddress,
+    label: string,
+    autoComplete: string,
+    required = true,
+  ) => (
+    <div className="field">
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+      <input
+        id={`${id}-${key}`}
+        name={key}
+        autoComplete={autoComplete}
+        required={required}
+        value={address[key] ?? ''}
+        onChange={(e) => onChange({ ...address, [key]: e.target.value })}
+      />
+    </div>
+  );
+  return (
+    <fieldset className="shipping-fields">
+      <legend>Shipping address (Free Shipping)</legend>
+      {field('name', 'Full name', 'name')}
+      {field('line1', 'Address', 'address-line1')}
+      {field('line2', 'Apartment, suite (optional)', 'address-line2', false)}
+      {field('city', 'City', 'address-level2')}
+      {field('state', 'State / region', 'address-level1', false)}
+      {field('postal_code', 'ZIP / postal code', 'postal-code')}
+      <div className="field">
+        <label htmlFor={`${id}-country`}>Country</label>
+        <select
+          id={`${id}-country`}
+          name="country"
+          autoComplete="country"
+          value={address.country}
+          onChange={(e) =>
+            onChange({ ...address, country: e.target.value as ShippingAddress['country'] })
+          }
+        >
+          {SHIPPING_COUNTRIES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+      </div>
+    </fieldset>
   );
 }
 

@@ -106,6 +106,27 @@ function Changes({
           </div>
         </>
       );
+    case 'shopProduct': {
+      const shop = order.shopOrder;
+      return (
+        <>
+          <p>
+            {shop?.shipTo
+              ? `It goes to the printer now and ships free to ${shop.shipTo}.`
+              : 'It goes to the printer now and ships free to your address.'}{' '}
+            {shop?.testMode ? 'Test mode: nothing is printed or shipped.' : ''}
+          </p>
+          <div className="button-row">
+            <Link className="button button-primary" to="/account?tab=orders">
+              Follow your order
+            </Link>
+            <Link className="button button-ghost" to="/shop">
+              Back to the shop
+            </Link>
+          </div>
+        </>
+      );
+    }
   }
 }
 
@@ -156,7 +177,9 @@ export function ThankYou({
             ? 'the Unlimited plan'
             : order.product === 'chapterMaterials'
               ? "a chapter's ready-made materials"
-              : order.productName}
+              : order.product === 'shopProduct'
+                ? order.description
+                : order.productName}
         </strong>{' '}
         for{' '}
         <strong>
