@@ -833,11 +833,14 @@ export class BillingService {
         'Invalid field "shipping": a shipping address is required for a print order.',
       );
     }
-    await this.applyAll(
-      this.local.completeCheckout(
-        order.product === 'shopProduct' ? { ...session, shipping } : session,
-      ),
+    const [first, ...rest] = this.local.completeCheckout(
+      order.product === 'shopProduct' ? { ...session, shipping } : session,
     );
+    // Two Pays at once both find the order pending. Each event is recorded once, so the Pay
+    // that finds the session's first event already recorded is the second one.
+    if (first && (await this.applyEvent(first, 'local')) === 'duplicate')
+      throw conflict('This checkout is already paid.');
+    await this.applyAll(rest);
     return {
       url: `${this.deps.publicUrl}/thankyou?session_id=${encodeURIComponent(sessionId)}`,
     };

@@ -155,6 +155,8 @@ export interface SearchPlan {
     titlePrefix: string;
     titleStopWords: string[];
     authorPrefix: string;
+    /** An author word of this reading is a stop word ("so"): no author is read there. */
+    authorHasStopWord: boolean;
   }>;
 }
 
@@ -178,29 +180,29 @@ export async function searchBooks(
   // Every check is cheap per row (no tsvector copies): string compares on the normalised
   // title and @@ with weight-restricted queries (A title, B authors).
   const padded = sql`(' ' || s.title_key || ' ')`;
-  const exact = [sql`s.title_key = ${plan.exact}`, sql`s.short_key = ${plan.exact}`];
   const hasWords = (stopWords: string[]) =>
     stopWords.map((w) => sql` and ${padded} like ${`% ${w} %`}`);
-  // The words as a phrase of the title (its first words included).
-  const phrase = [sql`${padded} like ${`% ${plan.exact} %`}`];
-  // Every word in the title (stop words, which full-text search drops, as words), or every
-  // word whole in the authors: "wells" is H. G. Wells rather than titles with "well…".
-  const words = [
-    sql`(s.search @@ to_tsquery('english', ${plan.titlePrefix})${sql.join(hasWords(plan.titleStopWords))})`,
-    sql`s.search @@ to_tsquery('simple', ${plan.authorWords})`,
+  // The whole term: 0 the exact title, 1 the words as a phrase of the title (its first words
+  // included), 2 every word in the title (stop words, which full-text search drops, as
+  // words) or every word whole in the authors ("wells" is H. G. Wells rather than "well…").
+  const tiers = [
+    sql`case when s.title_key = ${plan.exact} or s.short_key = ${plan.exact} then 0
+      when ${padded} like ${`% ${plan.exact} %`} then 1
+      when (s.search @@ to_tsquery('english', ${plan.titlePrefix})${sql.join(hasWords(plan.titleStopWords))})
+        or s.search @@ to_tsquery('simple', ${plan.authorWords}) then 2 else 3 end`,
   ];
-  for (const split of plan.splits) {
-    const authors = sql`s.search @@ to_tsquery('simple', ${split.authorPrefix})`;
-    exact.push(
-      sql`(${authors} and (s.title_key = ${split.exact} or s.short_key = ${split.exact}))`,
-    );
-    phrase.push(sql`(${authors} and ${padded} like ${`% ${split.exact} %`})`);
-    words.push(
-      sql`(${authors} and s.search @@ to_tsquery('english', ${split.titlePrefix})${sql.join(hasWords(split.titleStopWords))})`,
-    );
+  // Each reading as a title with author words counts only for books with those authors: the
+  // author check runs once per book, the title checks only when it holds. A reading whose
+  // author words include a stop word ("just so stories" as "stories" by "just so") is left
+  // out: names are not stop words, and every reading costs a check per selected book.
+  for (const split of plan.splits.filter((s) => !s.authorHasStopWord)) {
+    tiers.push(sql`case when s.search @@ to_tsquery('simple', ${split.authorPrefix}) then
+      case when s.title_key = ${split.exact} or s.short_key = ${split.exact} then 0
+        when ${padded} like ${`% ${split.exact} %`} then 1
+        when s.search @@ to_tsquery('english', ${split.titlePrefix})${sql.join(hasWords(split.titleStopWords))}
+          then 2 end end`);
   }
-  const or = (list: SQL[]) => sql.join(list, sql` or `);
-  const tier = sql`case when ${or(exact)} then 0 when ${or(phrase)} then 1 when ${or(words)} then 2 else 3 end`;
+  const tier = tiers.length === 1 ? tiers[0]! : sql`least(${sql.join(tiers, sql`, `)})`;
   // Popular sort: a title match (tiers 0-2) outranks an author-only match; within them an
   // exact title is worth 4 and a phrase 2 on the scale of ln(downloads), and a text 1.5, so
   // an obscure book that happens to be called "Alice in Wonderland" does not bury Carroll's.
@@ -214,7 +216,7 @@ export async function searchBooks(
     with hits as (
       select s.book_id, s.work_key collate "C" as work_key, s.has_text, s.download_count, t.tier,
         case when t.tier < 3 then 0 else 1 end as band, ${score} as score
-      from book_search s, lateral (select ${tier} as tier) t
+      from book_search s, lateral (select ${tier} as tier offset 0) t
       where ${where}
     ), works as (
       select *, min(band) over w as work_band, min(tier) over w as work_tier,
@@ -247,25 +249,107 @@ export async function searchBooks(
 }
 
 /**
- * Words of the catalogue close to a misspelt one: trigram candidates (index), with how many
- * books use each; the caller picks by edit distance.
+ * Catalogue words close to the words of a search that may be misspelt, for the caller to pick
+ * from by edit distance: only words that are rare or unknown in the catalogue (used by fewer
+ * than `rareBelow` books) are looked up, since a correction must be ten times as common as
+ * the word it replaces. One transaction: the words' own counts, then the trigram candidates
+ * (index) of the rare ones, each with how many books use it.
  */
 export async function similarWords(
   db: Db,
-  word: string,
-): Promise<Array<{ word: string; books: number; downloads: number }>> {
-  // A transposition ("wrolds") shares few trigrams: a lower threshold than the default 0.3,
-  // for this statement only.
+  words: string[],
+  rareBelow: number,
+): Promise<{
+  /** How many books use each word (absent: none). */
+  own: Map<string, number>;
+  /** The candidates of each rare word. */
+  candidates: Map<string, Array<{ word: string; books: number; downloads: number }>>;
+}> {
+  type Candidate = { query: string; word: string; books: number; downloads: number };
+  const found = new Map<string, Array<{ word: string; books: number; downloads: number }>>();
+  if (words.length === 0) return { own: new Map(), candidates: found };
+  const list = sql`array[${sql.join(
+    words.map((w) => sql`${w}`),
+    sql`, `,
+  )}]::text[]`;
   return db.transaction(async (tx) => {
+    const counted = await tx.execute<{ word: string; books: number }>(
+      sql`select word, books from book_words where word = any(${list})`,
+    );
+    const own = new Map(
+      (counted as unknown as { rows: Array<{ word: string; books: number }> }).rows.map((r) => [
+        r.word,
+        Number(r.books),
+      ]),
+    );
+    const rare = words.filter((w) => (own.get(w) ?? 0) < rareBelow);
+    if (rare.length === 0) return { own, candidates: found };
+    for (const w of rare) found.set(w, []);
+    // Short words (one edit allowed): every word one edit away, looked up by key. Trigrams
+    // would list most words sharing their first two letters ("dik": every "di…").
+    const short = rare.filter((w) => w.length <= 5);
+    if (short.length > 0) {
+      const from = new Map<string, string[]>();
+      for (const w of short) {
+        for (const v of oneEditAway(w)) from.set(v, [...(from.get(v) ?? []), w]);
+      }
+      const near = await tx.execute<Omit<Candidate, 'query'>>(
+        sql`select word, books, downloads from book_words where word = any(array[${sql.join(
+          [...from.keys()].map((v) => sql`${v}`),
+          sql`, `,
+        )}]::text[])`,
+      );
+      for (const row of (near as unknown as { rows: Array<Omit<Candidate, 'query'>> }).rows) {
+        for (const query of from.get(row.word) ?? []) {
+          found.get(query)!.push({
+            word: row.word,
+            books: Number(row.books),
+            downloads: Number(row.downloads),
+          });
+        }
+      }
+    }
+    const long = rare.filter((w) => w.length > 5);
+    if (long.length === 0) return { own, candidates: found };
+    // A transposition ("wrolds") shares few trigrams: a lower threshold than the default 0.3,
+    // for this transaction only. One subquery per word with the word as a constant, so that
+    // each uses the trigram index.
     await tx.execute(sql`SET LOCAL pg_trgm.similarity_threshold = 0.2`);
-    const result = await tx.execute<{ word: string; books: number; downloads: number }>(sql`
-      select word, books, downloads from book_words
-      where word % ${word} and length(word) between ${word.length - 2} and ${word.length + 2}
-      order by similarity(word, ${word}) desc, books desc limit 40`);
-    return (
-      result as unknown as { rows: Array<{ word: string; books: number; downloads: number }> }
-    ).rows;
+    const result = await tx.execute<Candidate>(
+      sql.join(
+        long.map(
+          (w) => sql`(select ${w} as query, word, books, downloads from book_words
+            where word % ${w} and length(word) between ${w.length - 2} and ${w.length + 2}
+            order by similarity(word, ${w}) desc, books desc limit 40)`,
+        ),
+        sql` union all `,
+      ),
+    );
+    for (const row of (result as unknown as { rows: Candidate[] }).rows) {
+      found.get(row.query)?.push({
+        word: row.word,
+        books: Number(row.books),
+        downloads: Number(row.downloads),
+      });
+    }
+    return { own, candidates: found };
   });
+}
+
+/** The word itself and every string one edit away (delete, swap, replace, insert a-z or 0-9). */
+function oneEditAway(word: string): Set<string> {
+  const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const out = new Set<string>([word]);
+  for (let i = 0; i <= word.length; i++) {
+    const [head, tail] = [word.slice(0, i), word.slice(i)];
+    if (tail) out.add(head + tail.slice(1));
+    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const c of letters) {
+      if (tail) out.add(head + c + tail.slice(1));
+      out.add(head + c + tail);
+    }
+  }
+  return out;
 }
 
 /** Rebuilds the catalogue's word list (after an import changed titles or authors). */

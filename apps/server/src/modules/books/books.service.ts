@@ -43,6 +43,12 @@ const RANDOM_PERIOD_MS = 10 * 60_000;
 const SITEMAP_BOOKS_PER_PAGE = 5000;
 
 /**
+ * A search word used by at least this many books is taken as spelt right: a correction must
+ * be ten times as common, and hardly any word of the catalogue is (decision 015).
+ */
+const RARE_WORD_BOOKS = 100;
+
+/**
  * The book catalogue: lists, search, books, chapters, subjects and covers. Every answer is
  * cached in memory as serialised JSON with its ETag until the catalogue version changes
  * (an import finished), which a timer checks every few seconds.
@@ -146,18 +152,29 @@ export class BooksService {
       result = await searchBooks(this.db, planSearch(words), filter, sort, page);
       if (result.count === 0) {
         // No book has every word: correct the words that look misspelt (a word of the
-        // catalogue one or two edits away and much more common, "treasure iland", "moby
-        // dik") and search again. When nothing is corrected and every word is in the
-        // catalogue on its own ("whale history"), nothing is the answer; when a word matches
-        // nothing, the trigram similarity of whole titles is the last resort.
-        const corrected = await Promise.all(
-          words.map(
-            async (w) =>
-              (STOP_WORDS.has(w) ? null : bestCorrection(w, await similarWords(this.db, w))) ?? w,
-          ),
+        // catalogue one or two edits away and much more common, "moby dik", "treasure
+        // iland") and search again: first only the words no title or author has ("wutherng
+        // heights" keeps "heights"), then, if that finds nothing, the rare ones too. Words
+        // used by RARE_WORD_BOOKS books or more are taken as spelt right. When nothing is
+        // corrected and every word is in the catalogue on its own ("whale history"), nothing
+        // is the answer; when a word matches nothing, the trigram similarity of whole titles
+        // is the last resort.
+        const { own, candidates } = await similarWords(
+          this.db,
+          [...new Set(words.filter((w) => !STOP_WORDS.has(w)))],
+          RARE_WORD_BOOKS,
         );
-        if (corrected.some((w, i) => w !== words[i])) {
+        const tried = new Set([words.join(' ')]);
+        for (const unknownOnly of [true, false]) {
+          const corrected = words.map((w) => {
+            const near = candidates.get(w);
+            if (!near || (unknownOnly && own.has(w))) return w;
+            return bestCorrection(w, near) ?? w;
+          });
+          if (tried.has(corrected.join(' '))) continue;
+          tried.add(corrected.join(' '));
           result = await searchBooks(this.db, planSearch(corrected), filter, sort, page);
+          if (result.count > 0) break;
         }
         if (result.count === 0) {
           const matching = await wordsMatching(this.db, words);

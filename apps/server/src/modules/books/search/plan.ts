@@ -42,6 +42,7 @@ export function planSearch(words: string[]): SearchPlan {
         titlePrefix: prefixOf(title, 'A'),
         titleStopWords: stopWordsOf(title),
         authorPrefix: prefixOf(author, 'B'),
+        authorHasStopWord: author.some((w) => STOP_WORDS.has(w)),
       });
     }
   }

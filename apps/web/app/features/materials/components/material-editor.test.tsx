@@ -8,6 +8,7 @@ import {
   type Material,
   type MaterialDocument,
 } from '@chapterwise/shared';
+import { SessionProvider } from '../../../lib/session';
 import { ToastProvider } from '../../../lib/toast';
 import { MaterialEditor } from './material-editor';
 
@@ -112,9 +113,11 @@ function renderEditor() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <ToastProvider>
-        <RouterProvider router={router} />
-      </ToastProvider>
+      <SessionProvider>
+        <ToastProvider>
+          <RouterProvider router={router} />
+        </ToastProvider>
+      </SessionProvider>
     </QueryClientProvider>,
   );
   return router;
