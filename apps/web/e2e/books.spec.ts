@@ -95,6 +95,27 @@ test.describe('book catalogue', () => {
     await expectAccessible(page, 'next chapter with the chapter menu open');
   });
 
+  test('a teacher who types a book’s title finds that book first (issue 23)', async ({ page }) => {
+    await page.goto('/books');
+    const search = page.getByRole('searchbox', { name: 'Search books by title or author' });
+    // As teachers type them: lower case, no article, the author before or after, a typo.
+    const searches: Array<[string, RegExp, RegExp]> = [
+      ['war of the worlds', /^The War of the Worlds$/i, /Wells/],
+      ['kipling just so', /^Just So Stories/i, /Kipling/],
+      ['origin of species darwin', /Origin of Species/i, /Darwin/],
+      ['frankenstien', /^Frankenstein/i, /Shelley/],
+    ];
+    for (const [typed, title, author] of searches) {
+      await search.fill(typed);
+      await search.press('Enter');
+      const results = page.getByRole('region', { name: new RegExp(`match “${typed}”`) });
+      const first = results.getByRole('listitem').first();
+      await expect(first.getByRole('heading', { level: 3 }), typed).toHaveText(title);
+      await expect(first.getByText(author), typed).toBeVisible();
+    }
+    await expectAccessible(page, 'search results with a typo corrected');
+  });
+
   test('phone layout: directory, book and chapter at 375 px', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     for (const [path, name] of [
