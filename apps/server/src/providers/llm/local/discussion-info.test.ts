@@ -25,14 +25,7 @@ function context(text: string, grade = '7th Grade (Year 8)', type = 'Lesson'): W
   detectGenre(analysis, text);
   return {
     analysis,
-    plan: buildPlan({
-      name: 'Test',
-      subject: 'Science',
-      grade,
-      type,
-      referenceText: text,
-      descriptionText: '',
-    }),
+    plan: buildPlan({ grade, type, descriptionText: '' }),
     reference: new ReferenceIndex(text),
     random: seededRandom('test'),
     usedSentences: new Set(),
