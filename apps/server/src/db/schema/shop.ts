@@ -53,6 +53,10 @@ export const generations = pgTable(
     views: integer('views').notNull().default(0),
     /** Items of its products sold (the gallery's "download_count" sort). */
     downloadCount: integer('download_count').notNull().default(0),
+    /** A random place in the gallery's "random" order (read from a random start, indexed). */
+    shuffle: integer('shuffle')
+      .notNull()
+      .default(sql`floor(random() * 2147483647)::int`),
     /** While products are being made: who holds the work, until when. */
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -69,6 +73,13 @@ export const generations = pgTable(
       .where(sql`${t.status} = 'ready'`),
     index('generations_ready_downloads_idx')
       .on(t.downloadCount)
+      .where(sql`${t.status} = 'ready'`),
+    index('generations_ready_shuffle_idx')
+      .on(t.shuffle)
+      .where(sql`${t.status} = 'ready'`),
+    // Search matches words anywhere in the prompt (ILIKE '%word%'): trigrams make it indexable.
+    index('generations_prompt_trgm_idx')
+      .using('gin', sql`${t.prompt} gin_trgm_ops`)
       .where(sql`${t.status} = 'ready'`),
     index('generations_prediction_idx').on(t.predictionId),
     index('generations_upscale_idx').on(t.upscaleId),
@@ -110,10 +121,15 @@ export const products = pgTable(
     provider: text('provider').$type<PrintProviderKind>().notNull(),
     providerProductId: text('provider_product_id').notNull(),
     views: integer('views').notNull().default(0),
+    /** A random place in the shop's "random" order (read from a random start, indexed). */
+    shuffle: integer('shuffle')
+      .notNull()
+      .default(sql`floor(random() * 2147483647)::int`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('products_generation_url_key').on(t.generationId, t.url),
+    index('products_shuffle_idx').on(t.shuffle),
     index('products_created_idx').on(t.createdAt),
     index('products_views_idx').on(t.views),
     check('products_price_check', sql`${t.priceCents} >= 0`),

@@ -25,6 +25,7 @@ import {
   type NewProductRow,
   type ProductRow,
   type ShopOrderRow,
+  type StoredProductImage,
 } from '../../db/schema/index.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -235,19 +236,54 @@ export async function listGenerations(
     searchTerm?: string | undefined;
     page: number;
     limit: number;
-    seed: string;
+    seed: number;
   },
 ): Promise<{ rows: GenerationJoin[]; count: number }> {
   const filters: SQL[] = [eq(generations.status, 'ready')];
   const words = (query.searchTerm ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
-  for (const word of words)
+  for (const word of words) {
     filters.push(sql`${generations.prompt} ilike ${`%${escapeLike(word)}%`}`);
+  }
   const where = and(...filters);
-  const [rows, [total]] = await Promise.all([
+  const select = () =>
     db
       .select({ generation: generations, username: users.username })
       .from(generations)
-      .innerJoin(users, eq(users.id, generations.userId))
+      .innerJoin(users, eq(users.id, generations.userId));
+  const offset = (query.page - 1) * query.limit;
+  const countRows = db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(generations)
+    .where(where);
+  if (query.sort === 'random') {
+    // From a random point of the shuffled order, wrapping around: read through an index
+    // instead of sorting every row by a random key.
+    const [after, [total]] = await Promise.all([
+      select()
+        .where(and(where, sql`${generations.shuffle} >= ${query.seed}`))
+        .orderBy(asc(generations.shuffle))
+        .limit(query.limit)
+        .offset(offset),
+      countRows,
+    ]);
+    let rows = after;
+    if (rows.length < query.limit) {
+      const [{ count: afterCount } = { count: 0 }] = await db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(generations)
+        .where(and(where, sql`${generations.shuffle} >= ${query.seed}`));
+      const wrapOffset = Math.max(0, offset - afterCount);
+      const before = await select()
+        .where(and(where, sql`${generations.shuffle} < ${query.seed}`))
+        .orderBy(asc(generations.shuffle))
+        .limit(query.limit - rows.length)
+        .offset(wrapOffset);
+      rows = [...rows, ...before];
+    }
+    return { rows, count: total?.count ?? 0 };
+  }
+  const [rows, [total]] = await Promise.all([
+    select()
       .where(where)
       .orderBy(
         ...orderOf(
@@ -258,24 +294,35 @@ export async function listGenerations(
             views: generations.views,
             downloads: generations.downloadCount,
           },
-          query.seed,
+          String(query.seed),
         ),
       )
       .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
-    db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(generations)
-      .where(where),
+      .offset(offset),
+    countRows,
   ]);
   return { rows, count: total?.count ?? 0 };
 }
 
-/** The products of some generations, in catalogue order. */
-export async function productsOfGenerations(db: Db, ids: string[]): Promise<ProductRow[]> {
+/** A product as a generation lists it: its id and its card picture (spec §9's index rule). */
+export interface ProductCard {
+  id: string;
+  generationId: string;
+  card: StoredProductImage | null;
+}
+
+/**
+ * The products of some generations, in catalogue order, with only their card picture: the
+ * index rule is applied in SQL so the 30 mockups of each product are not read for a list.
+ */
+export async function productCardsOf(db: Db, ids: string[]): Promise<ProductCard[]> {
   if (!ids.length) return [];
   return db
-    .select()
+    .select({
+      id: products.id,
+      generationId: products.generationId,
+      card: sql<StoredProductImage | null>`coalesce(${products.images} -> (case ${products.blueprintId} when 421 then 20 when 50 then 29 else 0 end), ${products.images} -> 0)`,
+    })
     .from(products)
     .where(inArray(products.generationId, ids))
     .orderBy(asc(products.generationId), asc(products.createdAt), asc(products.kind));
@@ -286,15 +333,43 @@ const productSold = sql<number>`(select coalesce(sum(${shopOrders.quantity}), 0)
 /** The shop: products of ready generations, sorted. */
 export async function listProducts(
   db: Db,
-  query: { sort: ShopSort; page: number; limit: number; seed: string },
+  query: { sort: ShopSort; page: number; limit: number; seed: number },
 ): Promise<{ rows: ProductJoin[]; count: number }> {
   const where = eq(generations.status, 'ready');
-  const [rows, [total]] = await Promise.all([
+  const select = () =>
     db
       .select({ product: products, generation: generations, username: users.username })
       .from(products)
       .innerJoin(generations, eq(generations.id, products.generationId))
-      .innerJoin(users, eq(users.id, generations.userId))
+      .innerJoin(users, eq(users.id, generations.userId));
+  const offset = (query.page - 1) * query.limit;
+  const countRows = db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(products)
+    .innerJoin(generations, eq(generations.id, products.generationId))
+    .where(where);
+  if (query.sort === 'random') {
+    // From a random point of the shuffled order, wrapping around (see listGenerations).
+    const [after, [total]] = await Promise.all([
+      select()
+        .where(and(where, sql`${products.shuffle} >= ${query.seed}`))
+        .orderBy(asc(products.shuffle))
+        .limit(query.limit)
+        .offset(offset),
+      countRows,
+    ]);
+    let rows = after;
+    if (rows.length < query.limit) {
+      const before = await select()
+        .where(and(where, sql`${products.shuffle} < ${query.seed}`))
+        .orderBy(asc(products.shuffle))
+        .limit(query.limit - rows.length);
+      rows = [...rows, ...before];
+    }
+    return { rows, count: total?.count ?? 0 };
+  }
+  const [rows, [total]] = await Promise.all([
+    select()
       .where(where)
       .orderBy(
         ...orderOf(
@@ -305,16 +380,12 @@ export async function listProducts(
             views: products.views,
             downloads: productSold,
           },
-          query.seed,
+          String(query.seed),
         ),
       )
       .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
-    db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(products)
-      .innerJoin(generations, eq(generations.id, products.generationId))
-      .where(where),
+      .offset(offset),
+    countRows,
   ]);
   return { rows, count: total?.count ?? 0 };
 }

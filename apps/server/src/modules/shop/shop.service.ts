@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import {
   cardImageIndex,
   SHOP_CATALOG,
@@ -144,7 +144,7 @@ export class ShopService {
     };
   }
 
-  presentGeneration(join: repo.GenerationJoin, list: ProductRow[]): Generation {
+  presentGeneration(join: repo.GenerationJoin, list: repo.ProductCard[]): Generation {
     const { generation } = join;
     return {
       _id: generation.id,
@@ -152,10 +152,7 @@ export class ShopService {
       prompt: generation.prompt,
       image: generation.artworkKey ? this.deps.storage.publicUrl(generation.artworkKey) : null,
       productIds: list.map((p) => p.id),
-      productImages: list.map((p) => {
-        const image = p.images[cardIndex(p)] ?? p.images[0];
-        return image ? this.srcOf(image) : '';
-      }),
+      productImages: list.map((p) => (p.card ? this.srcOf(p.card) : '')),
       createdOnDate: generation.createdAt.toISOString(),
       views: generation.views,
       download_count: generation.downloadCount,
@@ -167,7 +164,7 @@ export class ShopService {
   }
 
   private async generationWithProducts(join: repo.GenerationJoin): Promise<Generation> {
-    const list = await repo.productsOfGenerations(this.db, [join.generation.id]);
+    const list = await repo.productCardsOf(this.db, [join.generation.id]);
     return this.presentGeneration(join, list);
   }
 
@@ -420,13 +417,13 @@ export class ShopService {
   }): Promise<{ data: Generation[]; count: number }> {
     const { rows, count } = await repo.listGenerations(this.db, {
       ...query,
-      seed: randomBytes(4).toString('hex'),
+      seed: randomInt(0, 2_147_483_647),
     });
-    const list = await repo.productsOfGenerations(
+    const list = await repo.productCardsOf(
       this.db,
       rows.map((r) => r.generation.id),
     );
-    const byGeneration = new Map<string, ProductRow[]>();
+    const byGeneration = new Map<string, repo.ProductCard[]>();
     for (const p of list) {
       const entry = byGeneration.get(p.generationId) ?? [];
       entry.push(p);
@@ -445,7 +442,7 @@ export class ShopService {
   async listProducts(query: { sort: ShopSort; page: number; limit: number }) {
     const { rows, count } = await repo.listProducts(this.db, {
       ...query,
-      seed: randomBytes(4).toString('hex'),
+      seed: randomInt(0, 2_147_483_647),
     });
     return { data: rows.map((r) => this.presentProduct(r)), count };
   }

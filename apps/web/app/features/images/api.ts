@@ -46,6 +46,12 @@ export const upscaleImage = (imageId: string, scale: 2 | 4) =>
   apiRequest<{ data: Upscale }>('/models/upscaledreamboothimage', { body: { imageId, scale } });
 export const getUpscale = (id: string) =>
   apiRequest<{ data: Upscale }>('/models/getreplicateupscaleprediction', { query: { id } });
+/** `/models/useupscaleforproductimages`: an upscale becomes the artwork of shop products. */
+export const makeProductsFromUpscale = (upscaleId: string) =>
+  apiRequest<{ data: { _id: string; url: string; status: string; error?: string } }>(
+    '/models/useupscaleforproductimages',
+    { body: { upscaleId } },
+  );
 export const deleteUpscale = (id: string) =>
   apiRequest('/models/deletedreamboothupscale', { body: { id } });
 

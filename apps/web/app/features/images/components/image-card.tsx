@@ -1,12 +1,12 @@
 import type { GeneratedImage } from '@chapterwise/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { errorMessage } from '../../../lib/api';
 import { useSession } from '../../../lib/session';
 import { useToast } from '../../../lib/toast';
-import { createPost, deleteImage, upscaleImage } from '../api';
+import { createPost, deleteImage, upscaleImage, makeProductsFromUpscale } from '../api';
 
 /**
  * One generated image with its actions: upscale 2×/4×, post to the profile, download, delete.
@@ -20,6 +20,7 @@ export function ImageCard({
   onNoCredits: () => void;
 }) {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const session = useSession();
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
@@ -55,6 +56,17 @@ export function ImageCard({
       setConfirming(false);
       setError(errorMessage(e));
     },
+  });
+
+  // A finished upscale can become the artwork of print products (poster, mug, t-shirt, tote).
+  const makeProducts = useMutation({
+    mutationFn: (upscaleId: string) => makeProductsFromUpscale(upscaleId),
+    onSuccess: (answer) => {
+      setError('');
+      if (answer.data.status === 'failed') setError(answer.data.error ?? 'No products were made.');
+      else void navigate(`/shop/${encodeURIComponent(answer.data.url)}`);
+    },
+    onError: (e) => setError(errorMessage(e)),
   });
 
   const running = image.upscales.some((u) => u.status === 'queued' || u.status === 'running');
@@ -127,7 +139,17 @@ export function ImageCard({
                   {u.scale}× upscale: {u.width}×{u.height}{' '}
                   <a href={u.image} download={`${image.predictionUrl}-x${u.scale}.png`}>
                     Download {u.scale}×
-                  </a>
+                  </a>{' '}
+                  <button
+                    type="button"
+                    className="link-button"
+                    disabled={makeProducts.isPending}
+                    onClick={() => makeProducts.mutate(u._id)}
+                  >
+                    {makeProducts.isPending && makeProducts.variables === u._id
+                      ? 'Making products…'
+                      : 'Make shop products'}
+                  </button>
                 </>
               ) : u.status === 'failed' || u.status === 'canceled' ? (
                 <span className="error-text">
