@@ -5,7 +5,7 @@ import { analyse } from './analyse.js';
 import { seededRandom, type WriterContext } from './common.js';
 import { detectGenre } from './genre.js';
 import { writeLesson } from './lesson.js';
-import { writeDiscussion, writeTrueFalse } from './questions.js';
+import { writeDiscussion, writeMatching, writeTrueFalse } from './questions.js';
 
 // Written for these tests (issue 22, "vague"): an explanation of volcanoes and a short poem.
 const volcanoes = `A volcano is an opening in the Earth's crust where melted rock escapes. Deep underground, rock melts into magma, a hot liquid that rises because it is lighter than the solid rock around it.
@@ -121,6 +121,27 @@ describe('true/false on texts that explain: false statements that are clearly fa
       for (const q of writeTrueFalse(ctx, 6))
         if (q.form === 'tf_negation')
           expect(q.prompt).not.toMatch(/^(?:many|some|few|most|several)\b/i);
+    }
+  });
+});
+
+describe('matching on a worksheet with a vocabulary list: the list practised in context', () => {
+  it('matches the listed words to sentences of the text they complete, one sentence each', () => {
+    const ctx = context(volcanoes, '7th Grade (Year 8)', 'Worksheet');
+    const listed = [
+      { term: 'magma', partOfSpeech: 'noun', definition: 'a hot liquid', context: 'x' },
+      { term: 'lava', partOfSpeech: 'noun', definition: 'magma at the surface', context: 'y' },
+      { term: 'eruption', partOfSpeech: 'noun', definition: 'a volcano exploding', context: 'z' },
+    ];
+    const [q] = writeMatching(ctx, 1, [], listed);
+    expect(q?.form).toBe('match_sentence');
+    const sentences = new Set(q!.pairs.map((p) => p.right));
+    expect(sentences.size).toBe(q!.pairs.length);
+    for (const pair of q!.pairs) {
+      expect(pair.right).toContain('_____');
+      // The blank takes the word back into a sentence of the text.
+      expect(volcanoes).toContain(pair.right.replace(/[“”]/g, '').replace('_____', pair.left));
+      expect(pair.right.split(/\s+/).length).toBeGreaterThanOrEqual(8);
     }
   });
 });
