@@ -5,7 +5,7 @@ import { analyse } from './analyse.js';
 import { seededRandom, type WriterContext } from './common.js';
 import { detectGenre } from './genre.js';
 import { writeLesson } from './lesson.js';
-import { writeDiscussion } from './questions.js';
+import { writeDiscussion, writeMatching, writeTrueFalse } from './questions.js';
 
 // Written for these tests (issue 22, "vague"): an explanation of volcanoes and a short poem.
 const volcanoes = `A volcano is an opening in the Earth's crust where melted rock escapes. Deep underground, rock melts into magma, a hot liquid that rises because it is lighter than the solid rock around it.
@@ -25,14 +25,7 @@ function context(text: string, grade = '7th Grade (Year 8)', type = 'Lesson'): W
   detectGenre(analysis, text);
   return {
     analysis,
-    plan: buildPlan({
-      name: 'Test',
-      subject: 'Science',
-      grade,
-      type,
-      referenceText: text,
-      descriptionText: '',
-    }),
+    plan: buildPlan({ grade, type, descriptionText: '' }),
     reference: new ReferenceIndex(text),
     random: seededRandom('test'),
     usedSentences: new Set(),
@@ -114,5 +107,41 @@ describe('lesson objectives on texts that explain: aims from what the text does'
     const objectives = lesson.objectives.join('\n');
     expect(objectives).not.toMatch(/shows about|interpretation of|character|feels/);
     expect(objectives).toMatch(/causes and effects|steps|main idea/);
+  });
+});
+
+describe('true/false on texts that explain: false statements that are clearly false', () => {
+  // Written for this test: short negative sentences about part of a group.
+  const deepSea = `Many deep-sea fish have never been seen alive. Some squid do not live near the surface. Few plants grow in the deep sea. Most of the ocean floor has not been mapped. The deep sea is very cold. Sunlight does not reach the deep sea. The water there is dark all day.`;
+
+  it('never negates a statement about some of a group ("Many fish have been seen alive" is also true)', () => {
+    for (const seed of ['a', 'b', 'c', 'd']) {
+      const ctx = context(deepSea, '6th Grade (Year 7)', 'Quiz');
+      ctx.random = seededRandom(seed);
+      for (const q of writeTrueFalse(ctx, 6))
+        if (q.form === 'tf_negation')
+          expect(q.prompt).not.toMatch(/^(?:many|some|few|most|several)\b/i);
+    }
+  });
+});
+
+describe('matching on a worksheet with a vocabulary list: the list practised in context', () => {
+  it('matches the listed words to sentences of the text they complete, one sentence each', () => {
+    const ctx = context(volcanoes, '7th Grade (Year 8)', 'Worksheet');
+    const listed = [
+      { term: 'magma', partOfSpeech: 'noun', definition: 'a hot liquid', context: 'x' },
+      { term: 'lava', partOfSpeech: 'noun', definition: 'magma at the surface', context: 'y' },
+      { term: 'eruption', partOfSpeech: 'noun', definition: 'a volcano exploding', context: 'z' },
+    ];
+    const [q] = writeMatching(ctx, 1, [], listed);
+    expect(q?.form).toBe('match_sentence');
+    const sentences = new Set(q!.pairs.map((p) => p.right));
+    expect(sentences.size).toBe(q!.pairs.length);
+    for (const pair of q!.pairs) {
+      expect(pair.right).toContain('_____');
+      // The blank takes the word back into a sentence of the text.
+      expect(volcanoes).toContain(pair.right.replace(/[“”]/g, '').replace('_____', pair.left));
+      expect(pair.right.split(/\s+/).length).toBeGreaterThanOrEqual(8);
+    }
   });
 });

@@ -199,7 +199,11 @@ export function informationalDiscussion(
  */
 export function worthATheme(ctx: WriterContext, phrase: string): boolean {
   const p = phrase.toLowerCase();
-  if (/^(?:one|ones|thing|things|way|ways|time|times|part|kind|lot|none|other|others)$/.test(p))
+  if (
+    /^(?:one|ones|thing|things|way|ways|time|times|part|kind|lot|none|other|others|people|person|man|men|woman|women|day|days|world|life|work|place|places|home)$/.test(
+      p,
+    )
+  )
     return false;
   const re = new RegExp(`\\b${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
   const uses = ctx.analysis.sentences.flatMap((s) => {
@@ -208,6 +212,8 @@ export function worthATheme(ctx: WriterContext, phrase: string): boolean {
   });
   // Written with a capital wherever it occurs: a name.
   if (uses.length > 0 && uses.every((u) => /^[A-Z]/.test(u))) return false;
+  // What a passage is about recurs: "the hotel" named once or twice is a detail.
+  if (uses.length < 3) return false;
   const head = p.split(/\s+/).at(-1)!;
   return ![head, head.replace(/s$/, '')].some((h) => [23, 28].includes(lexFileOf(h, 'noun')));
 }

