@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BOOKS_SEED_DIR } from '../../modules/books/books.seed.js';
+import { CHAPTER_EVAL_DIR } from '../../modules/books/text/chapter-eval.js';
 import { loadConfig } from '../../config.js';
 import { openDatabase, type Database } from '../../db/client.js';
 import { createTestDatabase } from '../../test/helpers.js';
@@ -108,6 +109,32 @@ describe('HttpTextSource against a local mirror', () => {
     expect(requests.map((r) => r.url)).toEqual(['/cache/epub/84/pg84.txt']);
     expect(requests[0]!.userAgent).toBe('Chapterwise-test/1 (+http://localhost)');
     expect(progress.at(-1)).toBe(FRANKENSTEIN.length);
+  });
+
+  it('brings every real PG text of the repository through intact, in chunks', async () => {
+    // The 34 samples and the 37 chapter-evaluation texts, as PG serves them, in 64 kB writes.
+    const dirs = [path.join(BOOKS_SEED_DIR, 'texts'), CHAPTER_EVAL_DIR];
+    const texts = new Map<number, Buffer>();
+    for (const dir of dirs) {
+      for (const f of readdirSync(dir).filter((f) => /^pg\d+\.txt\.gz$/.test(f))) {
+        texts.set(Number(f.replace(/\D/g, '')), gunzipSync(readFileSync(path.join(dir, f))));
+      }
+    }
+    handler = (req, res) => {
+      const body = texts.get(Number(/pg(\d+)\.txt$/.exec(req.url!)?.[1]));
+      if (!body) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      for (let at = 0; at < body.length; at += 65_536) res.write(body.subarray(at, at + 65_536));
+      res.end();
+    };
+    expect(texts.size).toBeGreaterThanOrEqual(70);
+    const s = source({ ratePerSecond: 1000, concurrency: 4 });
+    for (const [id, body] of texts) {
+      const got = await s.fetchText(id);
+      expect(got.bytes, `pg${id}`).toBe(body.length);
+      // The byte-order mark some files start with is not part of the text.
+      expect(got.text, `pg${id}`).toBe(body.toString('utf8').replace(/^\uFEFF/, ''));
+    }
   });
 
   it('gives up on a slow answer after retrying, as a timeout', async () => {
