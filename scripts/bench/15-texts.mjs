@@ -1,7 +1,7 @@
 // Texts on demand (decision 014): fetch + clean + split of a 1 MB text from a local mirror,
 // `books:texts --top 1000` from a local mirror folder, and the cold start with those texts.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -60,9 +60,11 @@ export default async function texts(kit) {
     '< 1 s',
   );
 
-  // 2. `books:texts --top 1000` from a mirror folder. The folder holds a text (one of the 71
-  // real ones, in turn) for every English ebook of the sample catalogue with the lowest
-  // numbers and the most downloaded ones: what --top 1000 picks.
+  // 2. `books:texts --top 1000` from a mirror folder. The folder is generated for exactly the
+  // books --top 1000 picks (the catalogue's 1,000 most downloaded English books): each gets
+  // its own file, a real PG text (the 71 of the repository, in turn, 0.03-1.3 MB) under a PG
+  // header naming that book, so every one of the 1,000 is read, cleaned, split, measured and
+  // stored, and none fails for want of a file.
   const dataDir = kit.tmpDir();
   const imported = spawnSync(
     process.execPath,
@@ -75,25 +77,30 @@ export default async function texts(kit) {
   );
   if (imported.status !== 0)
     throw new Error(`import failed: ${imported.stderr || imported.stdout}`);
-  const csv = gunzipSync(
-    readFileSync(
-      path.join(kit.root, 'apps/server/seed-data/books/catalog/gutenberg_metadata.csv.gz'),
-    ),
-  ).toString('utf8');
-  const ids = [];
-  for (const line of csv.split('\n')) {
-    const m = /^(\d+),/.exec(line);
-    if (m && line.includes(',"en",')) ids.push(Number(m[1]));
-    if (ids.length >= 1500) break;
-  }
+  const { openDatabase } = await load('db/client.js');
+  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
+  const top = (
+    await database.pglite.query(
+      'SELECT id, title, chapter_count FROM books ORDER BY download_count DESC, id LIMIT 1000',
+    )
+  ).rows;
+  await database.close();
   const mirror = kit.tmpDir('cw-mirror-');
-  const all = new Set([...ids, ...readdirSync(dirs[0]).map((f) => Number(f.replace(/\D/g, '')))]);
-  let n = 0;
-  for (const id of all) {
-    const dir = path.join(mirror, 'cache/epub', String(id));
+  const realTexts = files.map((f) => readFileSync(f, 'utf8'));
+  let mirrorBytes = 0;
+  top.forEach((book, n) => {
+    const real = realTexts[n % realTexts.length];
+    const start = real.search(/\*\*\* ?START OF/);
+    const header =
+      `The Project Gutenberg eBook of ${book.title}\n\nTitle: ${book.title}\n\n` +
+      `Release date: [eBook #${book.id}]\n\nLanguage: English\n\n`;
+    const text = start > 0 ? header + real.slice(start) : header + real;
+    const dir = path.join(mirror, 'cache/epub', String(book.id));
     mkdirSync(dir, { recursive: true });
-    symlinkSync(files[n++ % files.length], path.join(dir, `pg${id}.txt`));
-  }
+    writeFileSync(path.join(dir, `pg${book.id}.txt`), text);
+    mirrorBytes += Buffer.byteLength(text);
+  });
+  const withText = top.filter((b) => Number(b.chapter_count) > 0).length;
   const started = performance.now();
   const run = spawnSync(
     process.execPath,
@@ -112,13 +119,31 @@ export default async function texts(kit) {
     },
   );
   const seconds = (performance.now() - started) / 1000;
-  const summary = /Done in [^\n]*/.exec(run.stdout)?.[0] ?? run.stdout.slice(-400);
-  kit.figure(`books:texts --top 1000 from a mirror folder (${summary})`, seconds, 's', '< 300 s');
+  const done = /Done in [\d.]+ s: (\d+) texts prepared \((\d+) chapters\), (\d+) failed/.exec(
+    run.stdout,
+  );
+  if (!done) throw new Error(`books:texts failed: ${run.stderr || run.stdout.slice(-800)}`);
+  const [prepared, chapters, failed] = done.slice(1).map(Number);
+  kit.figure(
+    `books:texts --top 1000 from a mirror folder (${top.length} books, ${withText} with a text ` +
+      `already; ${prepared} prepared, ${chapters} chapters, ${failed} failed; ` +
+      `${(mirrorBytes / 1e6).toFixed(0)} MB in the folder)`,
+    seconds,
+    's',
+    '< 300 s',
+  );
+  kit.figure('books:texts throughput', (prepared / seconds).toFixed(1), 'texts/s');
+  if (failed > 0) console.log(run.stdout.slice(run.stdout.indexOf('Failures')));
 
   // 3. Cold start with those texts stored.
   const first = await kit.startServer({ dataDir });
   await first.stop();
   const cold = await kit.startServer({ dataDir });
-  kit.figure('cold start with 1,000+ texts stored', cold.readyMs / 1000, 's', '< 5 s');
+  kit.figure(
+    `cold start with ${prepared + withText} texts stored`,
+    cold.readyMs / 1000,
+    's',
+    '< 5 s',
+  );
   await cold.stop();
 }
