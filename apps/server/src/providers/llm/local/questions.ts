@@ -747,7 +747,8 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
         ctx,
         1,
         { maxWords: 50, noQuotes: !ctx.analysis.prepared.isPlay },
-        explains ? standsAlone : undefined,
+        // Not an incidental figure ("Around 180 copies were printed …") for "the main idea".
+        explains ? (x: Sentence) => standsAlone(x) && !/\d/.test(x.text) : undefined,
       )[0];
       if (!s) return null;
       markUsed(ctx, s);
