@@ -114,6 +114,22 @@ describe('materials API', () => {
     expect(questions.length).toBe(10);
   });
 
+  it('makes a Test from a pasted chapter that mixes question kinds and forms (issue 13)', async () => {
+    const { auth } = await createUser(t.app);
+    const { id, check } = await generate(auth, { type: 'Test' });
+    expect(check).toEqual({ finished: true, status: 'finished' });
+    const list = await get('getusersmaterials', auth);
+    const material = list.json().generatedMaterials.data.find((m: { _id: string }) => m._id === id);
+    const questions = numberedQuestions(MaterialOutputSchema.parse(material.output).document);
+    // Kinds a teacher sees (multiple choice, true/false, short answer, …) and what the
+    // multiple-choice stems ask (why, who/when/where, supported statement, cloze, …).
+    expect(new Set(questions.map((q) => q.kind)).size).toBeGreaterThanOrEqual(3);
+    const stems = new Set(questions.filter((q) => q.kind === 'multiple_choice').map((q) => q.form));
+    expect(stems.size).toBeGreaterThanOrEqual(3);
+    const cloze = questions.filter((q) => q.form === 'cloze').length;
+    expect(cloze / questions.length).toBeLessThanOrEqual(0.4);
+  });
+
   it('requires each form field and names it', async () => {
     const { auth } = await createUser(t.app);
     for (const field of ['name', 'subject', 'grade', 'type']) {

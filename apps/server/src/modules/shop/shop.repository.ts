@@ -237,6 +237,8 @@ export async function listGenerations(
     page: number;
     limit: number;
     seed: number;
+    /** The total when the caller knows it (a recent count of the same list): not counted again. */
+    knownCount?: number | undefined;
   },
 ): Promise<{ rows: GenerationJoin[]; count: number }> {
   const filters: SQL[] = [eq(generations.status, 'ready')];
@@ -333,7 +335,13 @@ const productSold = sql<number>`(select coalesce(sum(${shopOrders.quantity}), 0)
 /** The shop: products of ready generations, sorted. */
 export async function listProducts(
   db: Db,
-  query: { sort: ShopSort; page: number; limit: number; seed: number },
+  query: {
+    sort: ShopSort;
+    page: number;
+    limit: number;
+    seed: number;
+    knownCount?: number | undefined;
+  },
 ): Promise<{ rows: ProductJoin[]; count: number }> {
   const where = eq(generations.status, 'ready');
   const select = () =>
@@ -343,11 +351,14 @@ export async function listProducts(
       .innerJoin(generations, eq(generations.id, products.generationId))
       .innerJoin(users, eq(users.id, generations.userId));
   const offset = (query.page - 1) * query.limit;
-  const countRows = db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(products)
-    .innerJoin(generations, eq(generations.id, products.generationId))
-    .where(where);
+  const countRows: Promise<Array<{ count: number }>> =
+    query.knownCount !== undefined
+      ? Promise.resolve([{ count: query.knownCount }])
+      : db
+          .select({ count: sql<number>`count(*)::int` })
+          .from(products)
+          .innerJoin(generations, eq(generations.id, products.generationId))
+          .where(where);
   if (query.sort === 'random') {
     // From a random point of the shuffled order, wrapping around (see listGenerations).
     const [after, [total]] = await Promise.all([

@@ -76,8 +76,13 @@ const today = () => new Date().toISOString().slice(0, 10);
  * studio's provider (one image credit), then one product per catalogue item through the print
  * provider; paid checkouts become print orders, followed to delivery by webhooks and polling.
  */
+/** How long a list's total is reused for its other pages and sorts (it only grows by new artworks). */
+const COUNT_TTL_MS = 5_000;
+
 export class ShopService {
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Recent totals of the unsearched gallery and shop (counting 10,000 rows on every page is waste). */
+  private readonly counts = new Map<string, { value: number; at: number }>();
   private closed = false;
 
   constructor(private readonly deps: ShopDeps) {}
@@ -342,6 +347,7 @@ export class ShopService {
         });
       }
       const applied = await repo.finishGeneration(this.db, row.id, artworkKey, imageId, rows);
+      this.counts.clear();
       if (!applied) await this.forget(stored);
     } catch (error) {
       this.deps.log.error({ err: error, generationId: row.id }, 'could not make products');
@@ -368,6 +374,7 @@ export class ShopService {
       throw conflict('This artwork is still being made. You can delete it once it has finished.');
     }
     const deleted = await repo.deleteGeneration(this.db, user.id, id);
+    this.counts.clear();
     if (!deleted) throw notFound('Generation not found.');
     // Pictures of products someone ordered stay: the Orders tab still shows them.
     const ordered = new Set(deleted.orderedProductIds);
@@ -408,6 +415,15 @@ export class ShopService {
     return this.generationWithProducts(join);
   }
 
+  private knownCount(key: string | null): number | undefined {
+    const entry = key ? this.counts.get(key) : undefined;
+    return entry && Date.now() - entry.at < COUNT_TTL_MS ? entry.value : undefined;
+  }
+
+  private rememberCount(key: string | null, value: number): void {
+    if (key && this.knownCount(key) === undefined) this.counts.set(key, { value, at: Date.now() });
+  }
+
   /** `/getgenerations?sort[&searchTerm]`: the public gallery. */
   async listGenerations(query: {
     sort: ShopSort;
@@ -415,10 +431,13 @@ export class ShopService {
     page: number;
     limit: number;
   }): Promise<{ data: Generation[]; count: number }> {
+    const key = query.searchTerm ? null : 'generations';
     const { rows, count } = await repo.listGenerations(this.db, {
       ...query,
       seed: randomInt(0, 2_147_483_647),
+      knownCount: this.knownCount(key),
     });
+    this.rememberCount(key, count);
     const list = await repo.productCardsOf(
       this.db,
       rows.map((r) => r.generation.id),
@@ -443,7 +462,9 @@ export class ShopService {
     const { rows, count } = await repo.listProducts(this.db, {
       ...query,
       seed: randomInt(0, 2_147_483_647),
+      knownCount: this.knownCount('products'),
     });
+    this.rememberCount('products', count);
     return { data: rows.map((r) => this.presentProduct(r)), count };
   }
 

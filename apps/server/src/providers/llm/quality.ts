@@ -185,6 +185,14 @@ export function checkQuestion(question: Question, reference: ReferenceIndex): st
       if (!verify) return null;
       if (!reference.hasEvidence(question.evidence)) return 'the evidence is not in the text';
       const answer = choices[answerIndex]!;
+      // A word's meaning in its sentence: the word must stand in the evidence; the meaning
+      // comes from the passage's definition or the dictionary, not from the sentence's words.
+      if (question.form === 'vocab_context') {
+        const term = /“([^”]+)” mean\?$/.exec(question.prompt)?.[1];
+        return term && termInContext(term, question.evidence)
+          ? null
+          : 'the word is not in the evidence';
+      }
       const answerSupport = support(answer, `${question.evidence} ${question.prompt}`);
       if (answerSupport < 0.5) return 'the evidence does not support the answer';
       // Exactly one correct choice: no distractor may be backed by the evidence better than the answer.

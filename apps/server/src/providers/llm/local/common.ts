@@ -13,6 +13,11 @@ export interface WriterContext {
   usedSentences: Set<number>;
   /** Answers already used (normalised), so two questions do not share a key. */
   usedAnswers: Set<string>;
+  /**
+   * Spare questions each writer may add beyond its count (for the gate to fall back on); none
+   * on a short passage, where every sentence is needed for a question of its own.
+   */
+  spares?: number;
   /** What the validity gates turned down (reported in the document's generator info). */
   stats?: { distractorRejections: number };
 }

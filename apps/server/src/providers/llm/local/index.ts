@@ -40,13 +40,17 @@ export class LocalAdapter implements GeneratorAdapter {
       usedAnswers: new Set(),
       stats: { distractorRejections: 0 },
     };
+    const asked = Object.values(plan.counts).reduce((a, b) => a + (b ?? 0), 0);
+    ctx.spares = analysis.sentences.length >= asked * 2 ? 2 : 0;
 
     const matchingCount = plan.counts.matching ?? 0;
     // Two spare words in case the gate turns one down.
     const spares = plan.vocabulary > 0 ? 2 : 0;
+    // Words for "what does X mean in this sentence" items too (multiple choice).
+    const inContext = (plan.counts.multiple_choice ?? 0) > 0 ? 8 : 0;
     const vocabularyPool = writeVocabulary(
       ctx,
-      plan.vocabulary + spares + matchingCount * plan.matchingPairs,
+      plan.vocabulary + spares + matchingCount * plan.matchingPairs + inContext,
     );
     const vocabulary = vocabularyPool.slice(0, plan.vocabulary + spares);
     // Matching uses other words than the vocabulary list when there are enough, so it is not a
@@ -58,7 +62,15 @@ export class LocalAdapter implements GeneratorAdapter {
 
     const written: Partial<Record<QuestionKind, Question[]>> = {};
     const writers: Array<[QuestionKind, (n: number) => Question[]]> = [
-      ['multiple_choice', (n) => writeMultipleChoice(ctx, n)],
+      [
+        'multiple_choice',
+        // Words of the list and of the matching question last: asked in context, they repeat.
+        (n) =>
+          writeMultipleChoice(ctx, n, [
+            ...vocabularyPool.filter((w) => !vocabulary.includes(w) && !forMatching.includes(w)),
+            ...vocabularyPool.filter((w) => vocabulary.includes(w) || forMatching.includes(w)),
+          ]),
+      ],
       ['true_false', (n) => writeTrueFalse(ctx, n)],
       ['fill_blank', (n) => writeFillBlank(ctx, n)],
       ['short_answer', (n) => writeShortAnswer(ctx, n)],

@@ -9,23 +9,37 @@ import type {
   VocabularyItem,
 } from '@chapterwise/shared';
 import { normaliseForMatch } from '../quality.js';
-import type { Sentence, Token } from './analyse.js';
+import type { Sentence } from './analyse.js';
 import {
   BLANK,
   capitalise,
-  decapitalise,
   pickSentences,
   replaceSpan,
   shuffle,
   standAloneStatement,
-  withoutFinalPunctuation,
   type WriterContext,
 } from './common.js';
-import { chooseDistractors, keyness, targetsOf } from './targets.js';
+import { chooseDistractors, targetsOf } from './targets.js';
+import { invertedQuestion, spanText } from './clauses.js';
+import { commonVerb } from './gates.js';
 import { antonymsOf, lexFileOf } from './wordnet.js';
 import { describeWord } from './analyse.js';
 import { isAbout, peopleOf } from './characters.js';
 import { detectGenre, tellsAStory } from './genre.js';
+import {
+  candidateSentences,
+  causeCandidates,
+  clauseOf,
+  mannerCandidates,
+  placeWithin,
+  resolvePronoun,
+  sequenceCandidates,
+  speakerCandidates,
+  vocabularyInContext,
+  whCandidates,
+  whenCandidates,
+  type FormCandidate,
+} from './forms.js';
 import { informationalDiscussion, standsAlone, worthATheme } from './discussion-info.js';
 
 let counter = 0;
@@ -49,7 +63,11 @@ function markUsed(ctx: WriterContext, sentence: Sentence, answer?: string) {
  * "Who says …?" in plays, otherwise a sentence of the text with one key word or name blanked,
  * whose distractors are words of the same kind from the same text.
  */
-export function writeMultipleChoice(ctx: WriterContext, count: number): MultipleChoiceQuestion[] {
+export function writeMultipleChoice(
+  ctx: WriterContext,
+  count: number,
+  contextWords: VocabularyItem[] = [],
+): MultipleChoiceQuestion[] {
   const out: MultipleChoiceQuestion[] = [];
   const need = ctx.plan.choices - 1;
   const young = ctx.plan.level <= 2;
@@ -83,15 +101,16 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
     }
   }
 
-  // A mix by default: statements the text supports and who/when/where questions first, then
-  // at most about 40% of the material as sentences with a blank.
-  out.push(...writeSupported(ctx, Math.max(1, Math.round(count / 4))));
-  const clozeCap = Math.max(1, Math.floor(clozeBudget(ctx) - (ctx.plan.counts.fill_blank ?? 0)));
-  let cloze = 0;
+  // A mix by default: why, who/when/where/how many, supported statements, words in context
+  // and sequence first, then at most about 40% of the material as sentences with a blank.
+  out.push(...pickForms(ctx, count - out.length, contextWords));
+  const clozeCap = Math.max(0, Math.floor(clozeBudget(ctx) - (ctx.plan.counts.fill_blank ?? 0)));
   const spareCloze = new Set<number>();
+  let cloze = 0;
   const sentences = pickSentences(ctx, count * 2, {});
   for (const s of sentences) {
-    if (out.length >= count * 2) break;
+    // Spares: two beyond the count, so later writers still find sentences of their own.
+    if (out.length >= count + (ctx.spares ?? 2)) break;
     if (ctx.usedSentences.has(s.index)) continue;
     // Abstain rather than pad: fewer choices when fewer distractors pass, never fewer than two.
     const target = targetsOf(s, ctx, Math.min(2, need))[0];
@@ -100,13 +119,7 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
     if (distractors.length < Math.min(2, need)) continue;
     const choices = shuffle([target.answer, ...distractors], ctx.random);
     let prompt: string;
-    let form: MultipleChoiceQuestion['form'] = 'cloze';
-    const opensWithPerson = target.kind === 'person' && target.start === 0;
-    const next = s.tokens.find((t) => t.start >= target.end && /\w/.test(t.value));
-    if (opensWithPerson && next && (next.pos === 'VERB' || next.pos === 'AUX') && !s.hasQuotes) {
-      prompt = `Who${withoutFinalPunctuation(s.text.slice(target.end))}?`;
-      form = 'wh';
-    } else if (s.speaker) {
+    if (s.speaker) {
       prompt = `Which answer completes ${s.speaker}'s line? ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
     } else {
       const lead = young
@@ -116,26 +129,116 @@ export function writeMultipleChoice(ctx: WriterContext, count: number): Multiple
     }
     // Past the cloze budget, sentences with a blank are spares: used only when nothing else
     // valid is left (the count asked for still rules).
-    if (form === 'cloze') cloze += 1;
-    if (form === 'cloze' && cloze > clozeCap) spareCloze.add(out.length);
+    cloze += 1;
+    if (cloze > clozeCap) spareCloze.add(out.length);
     out.push({
       id: nextId(),
       kind: 'multiple_choice',
       prompt,
-      form,
+      form: 'cloze',
       choices,
       answerIndex: choices.indexOf(target.answer),
       evidence: s.text,
     });
     markUsed(ctx, s, target.answer);
   }
-  // Non-cloze items first, so the section keeps them when it is cut to the count asked for.
-  const first = out.filter((q, i) => q.form !== 'cloze' || !spareCloze.has(i));
-  return [
-    ...first.filter((q) => q.form !== 'cloze'),
-    ...first.filter((q) => q.form === 'cloze'),
-    ...out.filter((_, i) => spareCloze.has(i)),
+  // In the order of the text, so students read along; spare blanks last.
+  const kept = out.filter((_, i) => !spareCloze.has(i));
+  const order = (q: MultipleChoiceQuestion) =>
+    firstSentence.get(q.id) ?? sentenceOf(ctx, q.evidence);
+  const main = kept.slice(0, count).sort((a, b) => order(a) - order(b));
+  return [...main, ...kept.slice(count), ...out.filter((_, i) => spareCloze.has(i))];
+}
+
+const firstSentence = new Map<string, number>();
+
+function interleave<T>(a: T[], b: T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i]) out.push(a[i]!);
+    if (b[i]) out.push(b[i]!);
+  }
+  return out;
+}
+
+function sentenceOf(ctx: WriterContext, evidence: string): number {
+  const found = ctx.analysis.sentences.find((s) => evidence.startsWith(s.text));
+  return found?.index ?? 0;
+}
+
+/**
+ * The non-cloze forms for a multiple-choice section, taken in turn (cause, wh, supported,
+ * word in context, sequence) so no one form fills it, each on sentences no other question uses.
+ */
+function pickForms(
+  ctx: WriterContext,
+  count: number,
+  contextWords: VocabularyItem[],
+): MultipleChoiceQuestion[] {
+  if (count <= 0 || ctx.analysis.prepared.isPlay) return [];
+  const need = Math.max(2, ctx.plan.choices - 1);
+  const pool = candidateSentences(ctx, count * 4);
+  const byForm: Array<() => FormCandidate[]> = [
+    () => {
+      const scope = ctx.analysis.sentences.filter((s) => !ctx.usedSentences.has(s.index));
+      return interleave(causeCandidates(ctx, scope), whenCandidates(ctx, scope));
+    },
+    () => pool.flatMap((s) => whCandidates(ctx, s)),
+    () => [],
+    () => vocabularyInContext(ctx, contextWords),
+    () => sequenceCandidates(ctx, 2),
   ];
+  const lists = byForm.map((make) => make());
+  const cap = Math.max(2, Math.ceil(count / 3));
+  const taken = lists.map(() => 0);
+  const out: MultipleChoiceQuestion[] = [];
+  // A supported-statement item uses four sentences of the text: one on a short passage.
+  let supportedLeft = ctx.analysis.sentences.length < 60 ? 1 : Math.max(1, Math.round(count / 5));
+  for (let round = 0; round < count * 2 && out.length < count + (ctx.spares ?? 2); round++) {
+    let any = false;
+    for (let f = 0; f < lists.length && out.length < count + (ctx.spares ?? 2); f++) {
+      if (f === 2) {
+        if (supportedLeft > 0) {
+          const made = writeSupported(ctx, 1);
+          supportedLeft -= 1;
+          if (made.length) {
+            out.push(...made);
+            made.forEach((q) => firstSentence.set(q.id, sentenceOf(ctx, q.evidence)));
+            any = true;
+          } else supportedLeft = 0;
+        }
+        continue;
+      }
+      if (taken[f]! >= (f === 3 ? Math.min(2, cap) : cap)) continue;
+      const list = lists[f]!;
+      while (list.length) {
+        const c = list.shift()!;
+        if (c.sentences.some((i) => ctx.usedSentences.has(i))) continue;
+        if (ctx.usedAnswers.has(normaliseForMatch(c.answer))) continue;
+        const distractors = c.distractors.slice(0, need);
+        if (distractors.length < 2) continue;
+        const choices = shuffle([c.answer, ...distractors], ctx.random);
+        const q: MultipleChoiceQuestion = {
+          id: nextId(),
+          kind: 'multiple_choice',
+          prompt: c.prompt,
+          form: c.form,
+          choices,
+          answerIndex: choices.indexOf(c.answer),
+          evidence: c.evidence,
+        };
+        firstSentence.set(q.id, Math.min(...c.sentences));
+        out.push(q);
+        for (const i of c.sentences) ctx.usedSentences.add(i);
+        ctx.usedAnswers.add(normaliseForMatch(c.answer));
+        taken[f]! += 1;
+        any = true;
+        break;
+      }
+    }
+    if (!any) break;
+  }
+  return out;
 }
 
 /** How many cloze items a material may hold: about 40% of its questions (all when the teacher asked only for them). */
@@ -251,6 +354,12 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
       (/^(?:one|1)$/i.test(swap) || /^(?:one|1)$/i.test(target.answer))
     )
       continue;
+    // "Paris" → "France" keeps the statement true: no swap between a place and one inside it.
+    if (
+      target.kind === 'place' &&
+      (placeWithin(target.answer, swap) || placeWithin(swap, target.answer))
+    )
+      continue;
     const changed = replaceInStatement(statement, target.answer, swap);
     if (changed) out.push({ statement: changed, how: target.kind });
   }
@@ -311,10 +420,16 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
   const isPlay = ctx.analysis.prepared.isPlay;
   const sentences = isPlay
     ? pickSentences(ctx, count * 2, { minWords: 5 }, (s) => !!s.speechQuote && s.opensSpeech)
-    : pickSentences(ctx, count * 3, { noQuotes: true }, (s) => !PRONOUN_SUBJECT.test(s.text));
+    : pickSentences(
+        ctx,
+        // First-person texts leave few sentences that stand alone: look further.
+        count * 6,
+        { noQuotes: true },
+        (s) => !PRONOUN_SUBJECT.test(s.text),
+      );
   let wantFalse = ctx.random() < 0.5;
   for (const s of sentences) {
-    if (out.length >= count * 2) break;
+    if (out.length >= (ctx.spares === 0 ? count : count * 2)) break;
     if (isPlay && s.speaker && s.speechQuote) {
       const line = `${s.speaker} says, ${quote(s.text)}`;
       if (wantFalse) {
@@ -390,7 +505,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
 export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQuestion[] {
   const out: FillBlankQuestion[] = [];
   for (const s of pickSentences(ctx, count * 2, {})) {
-    if (out.length >= count * 2) break;
+    if (out.length >= (ctx.spares === 0 ? count : count * 2)) break;
     const target = targetsOf(s, ctx, 0).find((t) => t.kind !== 'number' || ctx.plan.level > 2);
     if (!target) continue;
     out.push({
@@ -410,184 +525,93 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
 /* Short answer                                                                              */
 /* ---------------------------------------------------------------------------------------- */
 
-const AUX = new Set(
-  'was were is are had has have could would should will shall might must can did does do may'.split(
-    ' ',
-  ),
-);
-
-/** The subject at the start of a sentence: a noun phrase or a name, never a bare pronoun. */
-function subjectEnd(tokens: Token[]): number {
-  let i = 0;
-  while (i < tokens.length && i < 7) {
-    const t = tokens[i]!;
-    if (t.pos === 'VERB' || t.pos === 'AUX') break;
-    if (
-      !['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM', 'ADP'].includes(t.pos) &&
-      !(t.pos === 'PRON' && /^I$/.test(t.value))
-    ) {
-      return -1;
-    }
-    i += 1;
-  }
-  if (i === 0 || i >= tokens.length) return -1;
-  const head = tokens.slice(0, i);
-  if (!head.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || /^I$/.test(t.value))) return -1;
-  if (head.at(-1)?.pos === 'ADP' || head.at(-1)?.pos === 'DET') return -1;
-  return i;
-}
-
-function subjectText(s: Sentence, end: number): string {
-  const text = s.text.slice(0, s.tokens[end - 1]!.end);
-  if (text === 'I') return 'the narrator';
-  const first = s.tokens[0]!;
-  return decapitalise(
-    text,
-    first.pos === 'PROPN' || /^\p{Lu}\p{Ll}+$/u.test(first.value) === false,
-  );
-}
-
-/** "Why did the captain leave the ship?" from "The captain left the ship because …". */
-function whyQuestion(s: Sentence): { prompt: string; answer: string } | null {
-  const because = s.tokens.findIndex((t) => t.normal === 'because');
-  if (because < 3) return null;
-  const main = s.tokens.slice(0, because);
-  if (main.some((t) => t.value === ',' || t.value === ';')) return null;
-  const end = subjectEnd(main);
-  if (end < 0) return null;
-  const verb = main[end]!;
-  const rest = withoutFinalPunctuation(s.text.slice(verb.end, main.at(-1)!.end)).trim();
-  const subject = subjectText(s, end);
-  let prompt: string;
-  if (verb.pos === 'AUX' && AUX.has(verb.value.toLowerCase())) {
-    prompt = `Why ${verb.value.toLowerCase()} ${subject}${rest ? ` ${rest}` : ''}?`;
-  } else if (verb.pos === 'VERB') {
-    const v = verb.value.toLowerCase();
-    const lemma = verb.lemma.toLowerCase();
-    const doForm = v === lemma ? 'do' : v === `${lemma}s` || v === `${lemma}es` ? 'does' : 'did';
-    if (subject === 'the narrator' && doForm === 'do') return null;
-    prompt = `Why ${doForm} ${subject} ${lemma}${rest ? ` ${rest}` : ''}?`;
-  } else return null;
-  const reason = withoutFinalPunctuation(s.text.slice(s.tokens[because]!.start));
-  if (reason.split(/\s+/).length < 3) return null;
-  return { prompt: capitalise(prompt), answer: `${capitalise(reason)}.` };
-}
-
 /** "What did Victor study at Ingolstadt?" from "Victor studied chemistry at Ingolstadt." */
-function whatQuestion(s: Sentence, ctx: WriterContext): { prompt: string; answer: string } | null {
+function whatQuestion(ctx: WriterContext, s: Sentence): { prompt: string; answer: string } | null {
+  if (s.hasQuotes || s.speaker || s.words > 26) return null;
+  const c = clauseOf(ctx, s, 0, s.tokens.length, true);
+  if (!c || !c.verb || commonVerb(c.verb.lemma)) return null;
+  if (c.pronoun && !resolvePronoun(ctx, c, null)) return null;
   const t = s.tokens;
-  const end = subjectEnd(t);
-  if (end < 0) return null;
-  let v = end;
-  const aux: Token[] = [];
-  while (t[v] && t[v]!.pos === 'AUX' && aux.length < 2) aux.push(t[v++]!);
-  const verb = t[v];
-  if (!verb || verb.pos !== 'VERB') return null;
-  let o = v + 1;
-  if (!t[o] || !['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) return null;
+  let o = c.restStart;
   const objectStart = o;
   while (t[o] && ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) o++;
+  if (o === objectStart || o - objectStart > 5) return null;
   const last = t[o - 1]!;
   if (last.pos !== 'NOUN' && last.pos !== 'PROPN') return null;
-  if (o - objectStart > 5) return null;
-  const object = s.text.slice(t[objectStart]!.start, last.end);
-  const tail = t[o] ? withoutFinalPunctuation(s.text.slice(t[o]!.start)).trim() : '';
-  if (tail.split(/\s+/).length > 12 || /[,;:]/.test(tail)) return null;
-  const subject = subjectText(s, end);
-  const personObject = [...ctx.analysis.names.values()].some(
-    (n) => n.kind === 'person' && n.name === object,
-  );
-  const wh = personObject ? 'Who' : 'What';
-  let prompt: string;
-  if (aux.length) {
-    const [first, ...others] = aux;
-    prompt = `${wh} ${first!.value.toLowerCase()} ${subject} ${[...others.map((a) => a.value), verb.value].join(' ')}`;
-  } else {
-    const value = verb.value.toLowerCase();
-    const lemma = verb.lemma.toLowerCase();
-    const doForm =
-      value === lemma ? 'do' : value === `${lemma}s` || value === `${lemma}es` ? 'does' : 'did';
-    if (subject === 'the narrator' && doForm === 'do') return null;
-    prompt = `${wh} ${doForm} ${subject} ${lemma}`;
-  }
-  prompt = `${prompt}${tail ? ` ${tail}` : ''}?`;
+  if (t[objectStart]!.pos === 'DET' && /^(?:this|that|these|those)$/i.test(t[objectStart]!.value))
+    return null;
+  // "called a compositor arranged the letters": a verb after the object means it was not one.
+  // … and "spend a year or more producing": only a preposition or the end may follow it.
+  const after = t[o];
+  if (after && after.pos !== 'ADP' && /\w/.test(after.value)) return null;
+  if (after && after.normal === 'of') return null;
+  const prompt = invertedQuestion(c, 'What', [objectStart, o]);
+  if (!prompt) return null;
+  const object = spanText(s, objectStart, o);
   return { prompt, answer: `${capitalise(object)}.` };
 }
 
 /**
- * Short-answer questions built from the grammar of a sentence (why…? from "because", what…?
- * from a subject–verb–object sentence), then "What does the text say about …?" on key words.
+ * Short-answer questions built from the grammar of the text: why (its causes), who/when/where/
+ * how many, what is … called, what did … do. No generic "what does the text say about X"
+ * prompts: without a real question the writer abstains.
  */
 export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswerQuestion[] {
   const out: ShortAnswerQuestion[] = [];
-  const candidates = pickSentences(ctx, count * 3, { noQuotes: !ctx.analysis.prepared.isPlay });
-  for (const s of candidates) {
-    if (out.length >= count * 2) break;
-    if (s.speaker) continue;
-    const why = whyQuestion(s);
-    const q = why ?? whatQuestion(s, ctx);
-    if (!q) continue;
-    out.push({
-      id: nextId(),
-      kind: 'short_answer',
-      form: why ? 'cause' : 'wh',
-      prompt: q.prompt,
-      answer: q.answer,
-      evidence: s.text,
-    });
-    markUsed(ctx, s);
-  }
-  // Topic questions on the passage's key phrases and people.
-  const keyNouns = [...ctx.analysis.words.values()]
-    .filter((w) => w.pos === 'NOUN' && w.count >= 2)
-    .sort((a, b) => keyness(b) - keyness(a))
-    .slice(0, 8)
-    .map((w) => w.lemma);
-  // Only verified people (not "Bible" or "Mainz"); in a story, its characters (gen-v).
-  const { characters } = peopleOf(ctx.analysis);
-  const topics = [...characters, ...ctx.analysis.keyphrases, ...keyNouns];
-  const asked = new Set<string>();
-  for (const topic of topics) {
-    if (out.length >= count * 2) break;
-    // "Henry" and "Clerval" are one person: ask about him once.
-    if (asked.has(topic) || [...(ctx.analysis.aliases.get(topic) ?? [])].some((a) => asked.has(a)))
-      continue;
-    asked.add(topic);
-    const isPerson = characters.includes(topic);
-    // About a person, the model answer is a sentence where that person is the subject, not
-    // another character's line about them.
-    const mentions = (x: Sentence) =>
-      isPerson
-        ? isAbout(x, topic)
-        : new RegExp(`\\b${topic.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(x.text);
-    // A narrated sentence tells a fact about the topic better than a line of dialogue.
-    const s =
-      pickSentences(ctx, 1, { noQuotes: true }, mentions)[0] ??
-      pickSentences(ctx, 1, {}, mentions)[0];
-    if (!s) continue;
-    // "What does the volcano do or say" is a story question: factual texts get the first two.
-    const variant = tellsAStory(detectGenre(ctx.analysis)) ? asked.size % 3 : asked.size % 2;
-    const prompt = isPerson
-      ? [
-          `What do we learn about ${topic} in this part of the text? Give one detail.`,
-          `Describe ${topic} using one detail from the text.`,
-          `What does ${topic} do or say in this part of the text?`,
-        ][variant]!
-      : [
-          `What does the text tell you about the ${topic.toLowerCase()}? Give one detail.`,
-          `What detail does the text give about the ${topic.toLowerCase()}?`,
-          `How is the ${topic.toLowerCase()} described in the text?`,
-        ][variant]!;
-    const answer = standAloneStatement(s) ?? s.text;
-    out.push({
-      id: nextId(),
-      kind: 'short_answer',
-      form: 'topic',
-      prompt,
-      answer,
-      evidence: s.text,
-    });
-    markUsed(ctx, s);
+  const want = count + Math.min(1, ctx.spares ?? 1);
+  const pool = candidateSentences(ctx, count * 8);
+  const all = ctx.analysis.sentences.filter((s) => !ctx.usedSentences.has(s.index));
+  const candidates: FormCandidate[][] = [
+    interleave(causeCandidates(ctx, all, 0), whenCandidates(ctx, all, 0)),
+    interleave(
+      pool.flatMap((s) => whCandidates(ctx, s)),
+      mannerCandidates(ctx, all),
+    ),
+    tellsAStory(detectGenre(ctx.analysis)) || ctx.analysis.sentences.length > 150
+      ? shuffle(speakerCandidates(ctx, all), ctx.random)
+      : [],
+    all.flatMap((s) => {
+      const q = whatQuestion(ctx, s);
+      return q
+        ? [
+            {
+              form: 'wh' as const,
+              prompt: q.prompt,
+              answer: q.answer,
+              distractors: [],
+              modelAnswer: q.answer,
+              evidence: s.text,
+              sentences: [s.index],
+            },
+          ]
+        : [];
+    }),
+  ];
+  for (let round = 0; round < want * 3 && out.length < want; round++) {
+    let any = false;
+    for (const list of candidates) {
+      if (out.length >= want) break;
+      while (list.length) {
+        const c = list.shift()!;
+        if (c.sentences.some((i) => ctx.usedSentences.has(i))) continue;
+        // A character may be the answer of several questions about different lines.
+        if (!c.prompt.startsWith('Who') && ctx.usedAnswers.has(normaliseForMatch(c.answer)))
+          continue;
+        out.push({
+          id: nextId(),
+          kind: 'short_answer',
+          form: c.form,
+          prompt: c.prompt,
+          answer: c.modelAnswer,
+          evidence: c.evidence,
+        });
+        for (const i of c.sentences) ctx.usedSentences.add(i);
+        ctx.usedAnswers.add(normaliseForMatch(c.answer));
+        any = true;
+        break;
+      }
+    }
+    if (!any) break;
   }
   return out;
 }
@@ -723,7 +747,8 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
         ctx,
         1,
         { maxWords: 50, noQuotes: !ctx.analysis.prepared.isPlay },
-        explains ? standsAlone : undefined,
+        // Not an incidental figure ("Around 180 copies were printed …") for "the main idea".
+        explains ? (x: Sentence) => standsAlone(x) && !/\d/.test(x.text) : undefined,
       )[0];
       if (!s) return null;
       markUsed(ctx, s);
@@ -762,7 +787,7 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
     }
   }
   for (const make of ordered) {
-    if (out.length >= count * 2) break;
+    if (out.length >= count + (ctx.spares ?? 2)) break;
     const q = make();
     if (q) out.push(q);
   }

@@ -309,7 +309,16 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       add(m[1]!, trimDefinition(m[2]!), s);
     // "This build-up of charge on the surface of an object is called static electricity."
     m = new RegExp(`^(.+?) (?:is|are) (?:called|known as) (?:an? |the )?${TERM}[.!]$`).exec(text);
-    if (m && !/,/.test(m[1]!)) add(m[2]!, trimDefinition(m[1]!), s);
+    if (m && !/,/.test(m[1]!)) {
+      // "When water vapor cools, it turns back into tiny drops of liquid water. This change is
+      // called condensation.": the change is the sentence before.
+      const back = /^(?:this|that|such an?) (change|process|step|event)$/i.exec(m[1]!);
+      const before = analysis.sentences[s.index - 1];
+      const when = before && /^When ([^,]{3,60}), (?:it|they) ([^,;]{3,80})\.$/.exec(before.text);
+      if (back && when && before.paragraph === s.paragraph)
+        add(m[2]!, `the ${back[1]!.toLowerCase()} when ${when[1]} and ${when[2]}`, s);
+      else add(m[2]!, trimDefinition(m[1]!), s);
+    }
     // "a thin layer called the cambium", "piles of rock and soil called moraines"
     s.tokens.forEach((token, i) => {
       if (token.normal !== 'called' || i < 2) return;

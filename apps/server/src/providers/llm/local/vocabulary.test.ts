@@ -329,4 +329,13 @@ describe('vocabulary: level, sense and the passage (issue 22 rows, own examples)
     const items = writeVocabulary(context(text, '6th Grade (Year 7)'), 8);
     expect(items.map((v) => v.definition).join(' | ')).not.toMatch(/coins/);
   });
+
+  it('sense: "This change is called condensation." takes its meaning from the sentence before', () => {
+    const text =
+      'High in the sky the air is cold. When the warm air cools, it turns into tiny drops of water. ' +
+      'This change is called condensation. The drops gather and form clouds.';
+    expect(passageDefinitions(analyse(text)).get('condensation')?.definition).toBe(
+      'the change when the warm air cools and turns into tiny drops of water',
+    );
+  });
 });

@@ -1,0 +1,1001 @@
+import type { QuestionForm, VocabularyItem } from '@chapterwise/shared';
+import { normaliseForMatch } from '../quality.js';
+import type { Sentence } from './analyse.js';
+import {
+  clauseEnd,
+  invertedQuestion,
+  readClause,
+  spanText,
+  standsAlone,
+  subjectPhrase,
+  subjectQuestion,
+  type Clause,
+} from './clauses.js';
+import {
+  capitalise,
+  pickSentences,
+  shuffle,
+  standAloneStatement,
+  withoutFinalPunctuation,
+  type WriterContext,
+} from './common.js';
+import { topicWords, wordNetNear } from './gates.js';
+import { detectGenre } from './genre.js';
+import { passageDefinitions } from './senses.js';
+import { keyness, targetsOf } from './targets.js';
+import { describeWord } from './analyse.js';
+import { peopleOf, wordNetKind } from './characters.js';
+import { lexFileOf, sensesOf, synsetAt } from './wordnet.js';
+
+/**
+ * Text-dependent question forms beyond the cloze (issue 13): who/when/where/how many and "what
+ * is … called" from names, years, numbers and the passage's own definitions; why (cause and
+ * effect) from because/so/as a result; which happened first (sequence); a word's meaning in
+ * its sentence. Each candidate has its key, at least two distractors checked against the text,
+ * and the sentence it comes from as evidence. Builders abstain whenever the stem would not
+ * read as a teacher would write it.
+ */
+export interface FormCandidate {
+  form: QuestionForm;
+  prompt: string;
+  answer: string;
+  /** Wrong options for multiple choice (empty when only the open form is possible). */
+  distractors: string[];
+  /** A full-sentence model answer for short answer. */
+  modelAnswer: string;
+  evidence: string;
+  sentences: number[];
+}
+
+const YEAR = /^(?:1[0-9]{3}|20[0-9]{2})$/;
+const TIME_PREPOSITIONS = new Set(['in', 'by', 'around', 'until', 'since']);
+const PLACE_PREPOSITIONS = new Set(['in', 'at', 'to', 'into', 'near', 'across', 'through']);
+const APPROX = /^(?:about|around|nearly|almost|roughly|some)$/i;
+
+function overlaps(a: string, b: string): boolean {
+  return normaliseForMatch(a).includes(normaliseForMatch(b)) && normaliseForMatch(b).length > 0;
+}
+
+/** The distractors of a name, number or place target of the sentence at char offset `start`. */
+function distractorsAt(
+  ctx: WriterContext,
+  s: Sentence,
+  start: number,
+  kinds: Array<'person' | 'place' | 'number' | 'name'>,
+): { answer: string; distractors: string[] } | null {
+  const target = targetsOf(s, ctx, 2, kinds).find((t) => t.start === start);
+  if (!target) return null;
+  return { answer: target.answer, distractors: target.distractors };
+}
+
+/** Reads a clause, knowing whether the sentence opens with a name (its capital is kept). */
+export function clauseOf(
+  ctx: WriterContext,
+  s: Sentence,
+  from = 0,
+  to = s.tokens.length,
+  pronoun = false,
+): Clause | null {
+  const first = s.tokens[from];
+  const opensWithName = !!first && opensWithAName(ctx, s, first.start);
+  return readClause(s, from, to, { pronoun, opensWithName });
+}
+
+/** A name at this offset that the text also writes with its capital mid-sentence ("Water" is not one). */
+function opensWithAName(ctx: WriterContext, s: Sentence, start: number): boolean {
+  const token = s.tokens.find((x) => x.start === start);
+  if (!token || !/^\p{Lu}/u.test(token.value)) return false;
+  return capitalisedMidSentence(ctx).has(token.value);
+}
+
+const midCache = new WeakMap<object, Set<string>>();
+function capitalisedMidSentence(ctx: WriterContext): Set<string> {
+  const cached = midCache.get(ctx.analysis);
+  if (cached) return cached;
+  const out = new Set<string>();
+  for (const s of ctx.analysis.sentences)
+    s.tokens.forEach((t, i) => {
+      if (
+        i > 0 &&
+        /^\p{Lu}/u.test(t.value) &&
+        !/^[“"‘'(]/.test(s.text.slice(s.tokens[i - 1]!.start))
+      )
+        out.add(t.value);
+    });
+  midCache.set(ctx.analysis, out);
+  return out;
+}
+
+/** Wrong numbers far enough from the key to be clearly wrong ("about 180": not 190). */
+function farNumbers(answer: string, options: string[], approximate: boolean): string[] {
+  const key = Number(answer);
+  if (!Number.isFinite(key)) return options;
+  return options.filter((o) => {
+    const n = Number(o);
+    if (!Number.isFinite(n)) return true;
+    if (YEAR.test(answer)) return Math.abs(n - key) >= 5;
+    return Math.abs(n - key) / key >= (approximate ? 0.25 : 0.15);
+  });
+}
+
+/** True when WordNet places `inner` inside `outer` (part holonyms, up to four steps: Paris → France). */
+export function placeWithin(inner: string, outer: string): boolean {
+  const target = outer.toLowerCase().replace(/\s+/g, '_');
+  let frontier = sensesOf(inner.replace(/\s+/g, '_'), 'noun').slice(0, 3);
+  const seen = new Set<number>();
+  for (let depth = 0; depth < 4 && frontier.length; depth++) {
+    const next: typeof frontier = [];
+    for (const s of frontier) {
+      for (const p of s.pointers) {
+        if ((p.symbol !== '#p' && p.symbol !== '@i') || seen.has(p.offset)) continue;
+        seen.add(p.offset);
+        const up = synsetAt(p.offset, 'noun');
+        if (!up) continue;
+        if (p.symbol === '#p' && up.words.some((w) => w.toLowerCase() === target)) return true;
+        if (p.symbol === '#p') next.push(up);
+      }
+    }
+    frontier = next;
+  }
+  return false;
+}
+
+/** Numbers clearly apart from a count: half, one and a half times, twice ("700": 350, 1050, 1400). */
+function scaled(value: string): string[] {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 4) return [];
+  const round = (x: number) => {
+    const step = n >= 1000 ? 100 : n >= 100 ? 10 : 1;
+    return String(Math.round(x / step) * step);
+  };
+  return [round(n * 0.5), round(n * 1.5), round(n * 2)].filter((x) => x !== value);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* who / when / where / how many / what is … called                                          */
+/* ---------------------------------------------------------------------------------------- */
+
+function tokenIndexAt(s: Sentence, charStart: number): number {
+  return s.tokens.findIndex((t) => t.start === charStart);
+}
+
+function yearQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | null {
+  const t = s.tokens;
+  const i = t.findIndex((x) => YEAR.test(x.value));
+  if (i < 1 || t.filter((x) => YEAR.test(x.value)).length !== 1) return null;
+  let p = i - 1;
+  if (APPROX.test(t[p]!.value) && t[p - 1] && TIME_PREPOSITIONS.has(t[p - 1]!.normal)) p -= 1;
+  const prep = t[p]!;
+  let range: [number, number] = [p, i + 1];
+  let opener: string;
+  if (TIME_PREPOSITIONS.has(prep.normal)) opener = `${capitalise(prep.normal)} what year`;
+  else if (APPROX.test(prep.value) && p === 0) opener = 'About what year';
+  else return null;
+  if (c.lead && c.lead[0] === p && c.lead[1] === i + 2) range = c.lead;
+  else if (range[0] < c.restStart || range[1] > clauseEnd(c)) return null;
+  const prompt = invertedQuestion(c, opener, range);
+  if (!prompt) return null;
+  const found = distractorsAt(ctx, s, t[i]!.start, ['number']);
+  if (!found || farNumbers(found.answer, found.distractors, true).length < 2) return null;
+  return {
+    form: 'wh',
+    prompt,
+    answer: found.answer,
+    distractors: farNumbers(
+      found.answer,
+      found.distractors.filter((d) => YEAR.test(d)),
+      true,
+    ),
+    modelAnswer: `${capitalise(withoutFinalPunctuation(spanText(s, range[0], range[1]).replace(/,$/, '')))}.`,
+    evidence: s.text,
+    sentences: [s.index],
+  };
+}
+
+function placeQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | null {
+  const spans = ctx.analysis.nameSpans.get(s.index) ?? [];
+  for (const span of spans) {
+    if (ctx.analysis.names.get(span.name)?.kind !== 'place') continue;
+    const i = tokenIndexAt(s, span.start);
+    if (i < 1) continue;
+    let p = i - 1;
+    if (s.tokens[p]!.normal === 'the') p -= 1;
+    const prep = s.tokens[p];
+    if (!prep || !PLACE_PREPOSITIONS.has(prep.normal)) continue;
+    const endToken = s.tokens.findIndex((x) => x.end === span.end);
+    if (endToken < 0) continue;
+    const range: [number, number] = [p, endToken + 1];
+    if (range[0] < c.restStart || range[1] > clauseEnd(c)) continue;
+    const prompt = invertedQuestion(c, 'Where', range);
+    if (!prompt) continue;
+    const found = distractorsAt(ctx, s, span.start, ['place']);
+    if (!found || found.distractors.length < 2) continue;
+    if (found.distractors.some((d) => overlaps(prompt, d))) continue;
+    // "Paris" and "France": a place inside another is not a wrong answer.
+    found.distractors = found.distractors.filter(
+      (d) => !placeWithin(found.answer, d) && !placeWithin(d, found.answer),
+    );
+    if (found.distractors.length < 2) continue;
+    return {
+      form: 'wh',
+      prompt,
+      answer: found.answer,
+      distractors: found.distractors,
+      modelAnswer: `${capitalise(spanText(s, range[0], range[1]))}.`,
+      evidence: s.text,
+      sentences: [s.index],
+    };
+  }
+  return null;
+}
+
+function personQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | null {
+  const spans = ctx.analysis.nameSpans.get(s.index) ?? [];
+  const t = s.tokens;
+  const span = spans.find(
+    (x) => x.start === t[c.subjectStart]!.start && x.end === t[c.subjectEnd - 1]!.end,
+  );
+  if (!span || ctx.analysis.names.get(span.name)?.kind !== 'person') return null;
+  const prompt = subjectQuestion(c, 'Who');
+  if (!prompt) return null;
+  const found = distractorsAt(ctx, s, span.start, ['person']);
+  // Only verified people ("Europe" is not one), never another name of the same person.
+  const people = peopleOf(ctx.analysis).people.filter((p) => /^\p{Lu}[\p{L}. -]+$/u.test(p));
+  if (found) found.distractors = found.distractors.filter((d) => people.includes(d));
+  if (!found || found.distractors.length < 2) return null;
+  // The question must not name the answer or an option ("Who sued Gutenberg?" with Gutenberg offered).
+  if ([found.answer, ...found.distractors].some((o) => overlaps(prompt, o))) return null;
+  return {
+    form: 'wh',
+    prompt,
+    answer: found.answer,
+    distractors: found.distractors,
+    modelAnswer: `${found.answer}.`,
+    evidence: s.text,
+    sentences: [s.index],
+  };
+}
+
+function countQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | null {
+  const t = s.tokens;
+  for (let i = 0; i < t.length; i++) {
+    const n = t[i]!;
+    if (n.pos !== 'NUM' || YEAR.test(n.value)) continue;
+    if (
+      !/^\d{1,4}$/.test(n.value) &&
+      !/^(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)$/i.test(
+        n.value,
+      )
+    )
+      continue;
+    // "two hundred", "1,300": part of a longer number.
+    if (
+      [t[i - 1], t[i + 1]].some(
+        (x) => x && (x.pos === 'NUM' || /^(?:hundred|thousand|million|billion|,)$/i.test(x.value)),
+      )
+    )
+      continue;
+    let j = i + 1;
+    while (t[j] && t[j]!.pos === 'ADJ') j++;
+    const nounStart = j;
+    while (t[j] && t[j]!.pos === 'NOUN') j++;
+    if (j === nounStart || !/s$/.test(t[j - 1]!.value)) continue;
+    // "copies of the Bible"
+    if (t[j]?.normal === 'of') {
+      let k = j + 1;
+      while (t[k] && ['DET', 'ADJ'].includes(t[k]!.pos)) k++;
+      const nounsFrom = k;
+      while (t[k] && (t[k]!.pos === 'NOUN' || t[k]!.pos === 'PROPN')) k++;
+      if (k > nounsFrom) j = k;
+    }
+    let from = i;
+    let wh = 'How many';
+    if (t[i - 1] && APPROX.test(t[i - 1]!.value)) {
+      from = i - 1;
+      wh = 'About how many';
+    } else if (t[i - 1] && /^(?:than|over|under)$/i.test(t[i - 1]!.value)) continue;
+    const phrase = `${wh} ${spanText(s, i + 1, j)}`;
+    let prompt: string | null = null;
+    if (from === c.subjectStart && j === c.subjectEnd) {
+      prompt = subjectQuestion(c, phrase);
+    } else if (from >= c.restStart && j <= clauseEnd(c)) {
+      prompt = invertedQuestion(c, phrase, [from, j]);
+    }
+    if (!prompt) continue;
+    const found = distractorsAt(ctx, s, n.start, ['number']);
+    if (!found) continue;
+    const options = farNumbers(
+      n.value,
+      [...found.distractors, ...scaled(n.value)].filter(
+        (d) => !YEAR.test(d) && !ctx.reference.contains(`${spanText(s, i, j).replace(n.value, d)}`),
+      ),
+      wh !== 'How many',
+    ).filter((d, k, all) => all.indexOf(d) === k);
+    if (options.length < 2) continue;
+    return {
+      form: 'wh',
+      prompt,
+      answer: found.answer,
+      distractors: options,
+      modelAnswer: `${capitalise(spanText(s, from, j))}.`,
+      evidence: s.text,
+      sentences: [s.index],
+    };
+  }
+  return null;
+}
+
+/** Terms the passage defines or names ("is called precipitation"), for "what is … called" options. */
+function definedTerms(ctx: WriterContext): string[] {
+  const out = new Set(passageDefinitions(ctx.analysis).keys());
+  for (const s of ctx.analysis.sentences) {
+    for (const m of s.text.matchAll(
+      /\b(?:called|known as) (?:an? |the )?([a-z][a-z-]*(?: [a-z][a-z-]*)?)(?=[.,;])/g,
+    ))
+      out.add(m[1]!);
+  }
+  return [...out];
+}
+
+/**
+ * Wrong options for "what is … called": the passage's other named terms first, then its key
+ * nouns of the same WordNet category; never a near synonym, the topic word or a word of the stem.
+ */
+function termPool(ctx: WriterContext, term: string, prompt: string): string[] {
+  const head = term.split(' ').at(-1)!;
+  const ok = (d: string) =>
+    d !== term &&
+    !overlaps(prompt, d) &&
+    !d.split(' ').some((w) => term.split(' ').includes(w)) &&
+    !wordNetNear(head, d.split(' ').at(-1)!, 'noun');
+  const out = definedTerms(ctx).filter(ok);
+  if (out.length >= 3) return out;
+  const topics = topicWords(ctx.analysis);
+  const lex = lexFileOf(head, 'noun');
+  const nouns = [...ctx.analysis.words.values()]
+    .filter((w) => w.pos === 'NOUN' && !topics.has(w.lemma) && w.lemma.length > 3)
+    .map((w) => ({ w, key: keyness(w) * (describeWord(w).lexFile === lex ? 2 : 1) }))
+    .filter((x) => x.key > 0.3)
+    .sort((a, b) => b.key - a.key)
+    .map((x) => x.w.lemma);
+  for (const n of nouns) {
+    if (out.length >= 3) break;
+    if (ok(n) && !out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+function calledQuestion(ctx: WriterContext, s: Sentence): FormCandidate | null {
+  const m =
+    /^([A-Z][^,;:“”"]{3,70}?) (is|are|was|were) (?:also )?(?:called|known as) (?:an? |the )?([a-z][a-z-]*(?: [a-z][a-z-]*)?)\.$/.exec(
+      s.text,
+    );
+  if (!m) return null;
+  const subject = m[1]!;
+  if (/^(?:this|that|these|those|it|they|such|he|she|one)\b/i.test(subject)) return null;
+  const term = m[3]!;
+  const topics = topicWords(ctx.analysis);
+  if (term.split(' ').some((w) => topics.has(w))) return null;
+  const opensWithName = opensWithAName(ctx, s, 0);
+  const subjectText = opensWithName ? subject : subject.charAt(0).toLowerCase() + subject.slice(1);
+  const prompt = `What ${m[2]} ${subjectText} called?`;
+  const pool = termPool(ctx, term, prompt);
+  if (pool.length < 2) return null;
+  return {
+    form: 'wh',
+    prompt,
+    answer: term,
+    distractors: pool.slice(0, 3),
+    modelAnswer: `${capitalise(term)}.`,
+    evidence: s.text,
+    sentences: [s.index],
+  };
+}
+
+const NOT_MANNER = new Set(
+  'only really nearly early likely hardly scarcely simply merely finally suddenly actually certainly probably exactly immediately presently directly nearly rarely usually generally especially entirely completely partly mostly largely clearly apparently evidently'.split(
+    ' ',
+  ),
+);
+
+/** "How did Alice go up to the door?" "Timidly." from a manner adverb or "in a … voice/tone". */
+function mannerQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | null {
+  if (!c.verb || c.aux.length > 1) return null;
+  const t = s.tokens;
+  const end = clauseEnd(c);
+  let range: [number, number] | null = null;
+  for (let i = c.restStart; i < Math.min(end, c.restStart + 4); i++) {
+    const x = t[i]!;
+    if (x.pos === 'ADV' && /ly$/i.test(x.value) && !NOT_MANNER.has(x.normal)) {
+      range = [i, i + 1];
+      break;
+    }
+    const m = /^in an? (?:[a-z]+ ){1,2}(?:voice|tone|whisper|manner|way)$/i;
+    if (x.normal === 'in') {
+      for (let k = i + 3; k <= Math.min(end, i + 5); k++)
+        if (m.test(spanText(s, i, k))) range = [i, k];
+      if (range) break;
+    }
+    if (x.value === ',' || x.pos === 'VERB') break;
+  }
+  if (!range) return null;
+  const prompt = invertedQuestion(c, 'How', range);
+  if (!prompt || prompt.split(/\s+/).length < 5) return null;
+  const answer = `${capitalise(spanText(s, range[0], range[1]))}.`;
+  return {
+    form: 'wh',
+    prompt,
+    answer,
+    distractors: [],
+    modelAnswer: answer,
+    evidence: s.text,
+    sentences: [s.index],
+  };
+}
+
+const SPEECH =
+  /^(?:said|says|asked|replied|cried|answered|exclaimed|whispered|shouted|muttered|called|added|continued|remarked|returned|thought|began|went on)$/i;
+
+/** "Who went up to the door and knocked?" about a person of a story with several people (short answer). */
+function whoOpen(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | null {
+  const people = peopleOf(ctx.analysis).people;
+  if (people.length < 2 || c.pronoun || !c.verb || SPEECH.test(c.verb.value)) return null;
+  const t = s.tokens;
+  const span = (ctx.analysis.nameSpans.get(s.index) ?? []).find(
+    (x) => x.start === t[c.subjectStart]!.start && x.end === t[c.subjectEnd - 1]!.end,
+  );
+  if (!span || !people.includes(span.name)) return null;
+  const prompt = subjectQuestion(c, 'Who');
+  if (!prompt || prompt.split(/\s+/).length < 6 || overlaps(prompt, span.name)) return null;
+  return {
+    form: 'wh',
+    prompt,
+    answer: span.name,
+    distractors: [],
+    modelAnswer: `${span.name}.`,
+    evidence: s.text,
+    sentences: [s.index],
+  };
+}
+
+/**
+ * "Who says, “You!”?" from a line of dialogue and the narration that names its speaker
+ * (“You!” said the Caterpillar contemptuously.), for stories (short answer).
+ */
+export function speakerCandidates(ctx: WriterContext, sentences: Sentence[]): FormCandidate[] {
+  const out: FormCandidate[] = [];
+  const all = ctx.analysis.sentences;
+  for (const s of sentences) {
+    // Plays: the line and its speaker's label.
+    if (s.speaker && s.speechQuote && s.opensSpeech && s.words >= 5 && s.words <= 25) {
+      if (overlaps(s.text, s.speaker)) continue;
+      out.push({
+        form: 'wh',
+        prompt: `Who says, “${withoutFinalPunctuation(s.text)}”?`,
+        answer: s.speaker,
+        distractors: [],
+        modelAnswer: `${s.speaker}.`,
+        evidence: s.speechQuote,
+        sentences: [s.index],
+      });
+      continue;
+    }
+    const m =
+      /^(?:said|asked|replied|cried|answered|exclaimed|whispered|shouted|muttered|remarked|continued|added|screamed|pleaded) ((?:the |poor |little )?\p{Lu}[\p{L}-]+(?: \p{Lu}[\p{L}-]+)?)\b/u.exec(
+        s.text,
+      );
+    const line = all[s.index - 1];
+    if (!m || !line || line.paragraph !== s.paragraph) continue;
+    const quote = /^[“"‘']([^“”"]{10,160})[”"’']$/.exec(line.text.replace(/\s+$/, ''));
+    if (!quote || /[“”"]/.test(quote[1]!.slice(0, -1))) continue;
+    const words = quote[1]!.split(/\s+/).length;
+    if (words < 4 || words > 28) continue;
+    const speaker = m[1]!.replace(/^(?:poor|little) /, '');
+    const text = quote[1]!.replace(/[,]$/, '');
+    // A line that names its own speaker gives the answer away.
+    if (overlaps(text, speaker.replace(/^the /, ''))) continue;
+    out.push({
+      form: 'wh',
+      prompt: `Who says, “${text}”?`,
+      answer: capitalise(speaker),
+      distractors: [],
+      modelAnswer: `${capitalise(speaker)}.`,
+      evidence: `${line.text} ${s.text}`,
+      sentences: [line.index, s.index],
+    });
+  }
+  return out;
+}
+
+/** Open "how" questions (short answer only: their wrong options would be guesswork). */
+export function mannerCandidates(ctx: WriterContext, sentences: Sentence[]): FormCandidate[] {
+  const out: FormCandidate[] = [];
+  for (const s of sentences) {
+    if (s.hasQuotes || s.speaker || s.words > 30) continue;
+    const c = clauseOf(ctx, s, 0, s.tokens.length, true);
+    if (!c || (c.pronoun && !resolvePronoun(ctx, c, null))) continue;
+    const q = mannerQuestion(ctx, s, c) ?? whoOpen(ctx, s, c);
+    if (q) out.push(q);
+  }
+  return out;
+}
+
+/** Who/when/where/how many/"what is … called" questions of a sentence, best first. */
+export function whCandidates(ctx: WriterContext, s: Sentence): FormCandidate[] {
+  if (s.hasQuotes || s.speaker || s.words > 30) return [];
+  const out: FormCandidate[] = [];
+  const called = calledQuestion(ctx, s);
+  if (called) out.push(called);
+  const c = clauseOf(ctx, s, 0, s.tokens.length, true);
+  if (!c || (c.pronoun && !resolvePronoun(ctx, c, null))) return out;
+  for (const make of [personQuestion, yearQuestion, placeQuestion, countQuestion]) {
+    const q = make(ctx, s, c);
+    if (q) out.push(q);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Cause and effect                                                                          */
+/* ---------------------------------------------------------------------------------------- */
+
+interface CausePair {
+  /** The clause of the effect, to ask "why" about. */
+  effect: Clause;
+  /** The cause as a clause of the text ("the watery inks ran off metal type"). */
+  cause: string;
+  sentences: number[];
+}
+
+const RESULT_OPENERS =
+  /^(?:As a result|Because of this|For this reason|Therefore|Thus|Consequently|That is why|This is why),?\s/;
+
+/** Lower-cases the first letter of a clause taken from a sentence, unless it is a name. */
+function decapitalised(ctx: WriterContext, s: Sentence, text: string): string {
+  if (/^(?:I|[A-Z]{2,})\b/.test(text)) return text;
+  const at = s.text.indexOf(text.slice(0, 12));
+  if (at >= 0 && opensWithAName(ctx, s, at)) return text;
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/**
+ * Gives a pronoun subject ("so he developed…", "they were rare") the name or noun phrase it
+ * stands for, or false when that is not clear: he/she is the one person named in this or the
+ * two sentences before; it/they is the subject of the cause clause when its number agrees.
+ */
+export function resolvePronoun(ctx: WriterContext, c: Clause, cause: Clause | null): boolean {
+  if (!c.pronoun) return true;
+  if (c.pronoun === 'he' || c.pronoun === 'she') {
+    const names: string[] = [];
+    const people = peopleOf(ctx.analysis).people;
+    for (let i = c.sentence.index; i >= Math.max(0, c.sentence.index - 2); i--) {
+      for (const span of [...(ctx.analysis.nameSpans.get(i) ?? [])].reverse()) {
+        if (ctx.analysis.names.get(span.name)?.kind !== 'person') continue;
+        if (!/^\p{Lu}[\p{L}. -]+$/u.test(span.name)) continue;
+        // A verified person, or a name WordNet does not make a place, book or group.
+        const known =
+          people.includes(span.name) ||
+          [...(ctx.analysis.aliases.get(span.name) ?? [])].some((a) => people.includes(a)) ||
+          wordNetKind(span.name) !== 'other';
+        if (!known) continue;
+        const aliases = ctx.analysis.aliases.get(span.name);
+        if (!names.some((n) => n === span.name || aliases?.has(n))) names.push(span.name);
+      }
+    }
+    if (names.length !== 1) return false;
+    // The person's full name ("Augustin Fresnel" for "Fresnel").
+    c.subjectText = [names[0]!, ...(ctx.analysis.aliases.get(names[0]!) ?? [])]
+      .filter((n) => !/^(?:Mr|Mrs|Miss|Ms|Dr)\.?$/.test(n))
+      .sort((a, b) => b.length - a.length)[0]!;
+    return true;
+  }
+  if (!cause || cause.pronoun) return false;
+  const last = cause.sentence.tokens[cause.subjectEnd - 1]!;
+  const plural = last.pos === 'NOUN' && last.value.toLowerCase() !== last.lemma.toLowerCase();
+  if ((c.pronoun === 'they') !== plural) return false;
+  c.subjectText = subjectPhrase(cause);
+  return true;
+}
+
+function causePairs(ctx: WriterContext, s: Sentence): CausePair[] {
+  const t = s.tokens;
+  const out: CausePair[] = [];
+  if (s.hasQuotes || s.speaker) return out;
+  const because = t.findIndex((x, i) => x.normal === 'because' && t[i + 1]?.normal !== 'of');
+  const previous = ctx.analysis.sentences[s.index - 1];
+  const usablePrevious =
+    previous && previous.paragraph === s.paragraph && !previous.hasQuotes && previous.words <= 22;
+  if (because >= 3) {
+    let effectEnd = because;
+    if (t[effectEnd - 1]?.value === ',') effectEnd -= 1;
+    const effect = clauseOf(ctx, s, 0, effectEnd, true);
+    const cause = withoutFinalPunctuation(s.text.slice(t[because + 1]!.start));
+    if (
+      effect &&
+      resolvePronoun(ctx, effect, null) &&
+      cause.split(/\s+/).length >= 3 &&
+      !/[,;]/.test(cause)
+    )
+      out.push({ effect, cause, sentences: [s.index] });
+  } else if (because === 0) {
+    const comma = t.findIndex((x) => x.value === ',');
+    if (comma > 3) {
+      const effect = clauseOf(ctx, s, comma + 1, t.length, true);
+      const cause = s.text.slice(t[1]!.start, t[comma - 1]!.end);
+      if (effect && resolvePronoun(ctx, effect, clauseOf(ctx, s, 1, comma)))
+        out.push({ effect, cause, sentences: [s.index] });
+    }
+  } else if (because === 2 && /^(?:that|this) is$/i.test(spanText(s, 0, 2)) && usablePrevious) {
+    // "That is because the Earth uses the same water over and over again."
+    const effect = clauseOf(ctx, previous, 0, previous.tokens.length, true);
+    const cause = withoutFinalPunctuation(s.text.slice(t[3]!.start));
+    if (effect && resolvePronoun(ctx, effect, null))
+      out.push({ effect, cause, sentences: [previous.index, s.index] });
+  }
+  // "The watery inks ran off metal type, so he developed an oil-based ink."
+  const so = t.findIndex(
+    (x, i) =>
+      x.normal === 'so' &&
+      t[i - 1]?.value === ',' &&
+      !['ADJ', 'ADV'].includes(t[i + 1]?.pos ?? '') &&
+      t[i + 1]?.normal !== 'that',
+  );
+  if (so > 3) {
+    const effect = clauseOf(ctx, s, so + 1, t.length, true);
+    const causeClause = clauseOf(ctx, s, 0, so - 1);
+    const cause = s.text.slice(0, t[so - 2]!.end);
+    if (
+      effect &&
+      resolvePronoun(ctx, effect, causeClause) &&
+      !/[,;]/.test(cause) &&
+      cause.split(/\s+/).length <= 18
+    )
+      out.push({ effect, cause: decapitalised(ctx, s, cause), sentences: [s.index] });
+  }
+  // "… . As a result, more people learned to read."
+  const opener = RESULT_OPENERS.exec(s.text);
+  if (opener && usablePrevious) {
+    const comma = t.findIndex((x) => x.value === ',');
+    const effect = comma > 0 && comma <= 4 ? clauseOf(ctx, s, comma + 1, t.length, true) : null;
+    const cause = withoutFinalPunctuation(previous.text);
+    if (
+      effect &&
+      resolvePronoun(ctx, effect, clauseOf(ctx, previous)) &&
+      standsAlone(previous) &&
+      !/[;:]/.test(cause)
+    )
+      out.push({
+        effect,
+        cause: decapitalised(ctx, previous, cause),
+        sentences: [previous.index, s.index],
+      });
+  }
+  return out;
+}
+
+/** "Why did …?" questions with the text's reason as the key and other reasons from the text as distractors. */
+export function causeCandidates(
+  ctx: WriterContext,
+  sentences: Sentence[],
+  needDistractors = 2,
+): FormCandidate[] {
+  const pairs: Array<CausePair & { prompt: string }> = [];
+  for (const s of sentences) {
+    for (const pair of causePairs(ctx, s)) {
+      const prompt = invertedQuestion(pair.effect, 'Why', null);
+      if (!prompt) continue;
+      if (/\b(?:I|me|my|we|us|our|you|your)\b/.test(pair.cause)) continue;
+      pairs.push({ ...pair, prompt });
+    }
+  }
+  // Wrong reasons: the other causes of the text, then short statements from elsewhere in it.
+  const statements = ctx.analysis.sentences
+    .filter((x) => !x.hasQuotes && x.words >= 5 && x.words <= 16 && standsAlone(x) && !x.speaker)
+    .map((x) => ({ s: x, text: standAloneStatement(x) }))
+    .filter((x): x is { s: Sentence; text: string } => !!x.text && !/\?$/.test(x.text));
+  const out: FormCandidate[] = [];
+  for (const pair of pairs) {
+    const key = `Because ${withoutFinalPunctuation(pair.cause)}.`;
+    const wrong: string[] = [];
+    const seen = new Set([normaliseForMatch(key)]);
+    const add = (text: string) => {
+      const option = `Because ${withoutFinalPunctuation(text)}.`;
+      const k = normaliseForMatch(option);
+      if (seen.has(k) || overlaps(pair.prompt, withoutFinalPunctuation(text))) return;
+      seen.add(k);
+      wrong.push(option);
+    };
+    for (const other of shuffle(pairs, ctx.random))
+      if (other !== pair && !other.sentences.some((i) => pair.sentences.includes(i)))
+        add(other.cause);
+    const keyLength = key.split(/\s+/).length;
+    for (const x of shuffle(statements, ctx.random)) {
+      if (wrong.length >= 3) break;
+      if (pair.sentences.some((i) => Math.abs(i - x.s.index) <= 1)) continue;
+      const words = x.text.split(/\s+/).length;
+      if (words > keyLength * 1.8 + 3 || words < keyLength * 0.5) continue;
+      add(decapitalised(ctx, x.s, x.text));
+    }
+    if (wrong.length < needDistractors) continue;
+    const evidence = pair.sentences.map((i) => ctx.analysis.sentences[i]!.text).join(' ');
+    out.push({
+      form: 'cause',
+      prompt: pair.prompt,
+      answer: key,
+      distractors: wrong.slice(0, 3),
+      modelAnswer: key,
+      evidence,
+      sentences: pair.sentences,
+    });
+  }
+  return out;
+}
+
+/**
+ * "What happens when the drops become too heavy to float?" from "When the drops become too
+ * heavy to float, they fall to the ground."; the other results the text gives are the wrong
+ * options. "What is this change called?" after the sentence that describes the change.
+ */
+export function whenCandidates(
+  ctx: WriterContext,
+  sentences: Sentence[],
+  needDistractors = 2,
+): FormCandidate[] {
+  const found: Array<{ s: Sentence; prompt: string; answer: string; sentences: number[] }> = [];
+  for (const s of sentences) {
+    if (s.hasQuotes || s.speaker || s.words > 30) continue;
+    const t = s.tokens;
+    const m = /^(When|If|Whenever) ([^,;]{8,90}), ([^,;]{8,120})[.!]$/.exec(s.text);
+    if (m) {
+      const comma = t.findIndex((x) => x.value === ',');
+      const condition = t.slice(1, comma);
+      const verb = condition.find((x) => x.pos === 'VERB' || x.pos === 'AUX');
+      if (!verb || condition.some((x) => /^(?:I|we|you|my|our|your)$/i.test(x.value))) continue;
+      if (/\b(?:I|me|my|we|us|our|you|your)\b/.test(m[3]!)) continue;
+      let conditionText = m[2]!;
+      if (/^(?:he|she)$/i.test(condition[0]?.value ?? '')) {
+        // "When she reached the door, …": named if the person is clear.
+        const c = clauseOf(ctx, s, 1, comma, true);
+        if (!c || !resolvePronoun(ctx, c, null)) continue;
+        conditionText = `${c.subjectText}${m[2]!.slice(condition[0]!.value.length)}`;
+      } else if (
+        /^(?:it|they|this|that|these|those|his|her|its|their)$/i.test(condition[0]?.value ?? '')
+      )
+        continue;
+      const past =
+        /^(?:was|were|had|did)$/i.test(verb.value) ||
+        (verb.pos === 'VERB' &&
+          verb.value.toLowerCase() !== verb.lemma.toLowerCase() &&
+          !/s$/i.test(verb.value) &&
+          !/ing$/i.test(verb.value));
+      const happens = past ? 'happened' : 'happens';
+      const condText = conditionText === m[2] ? decapitalised(ctx, s, m[2]!) : conditionText;
+      const prompt = `What ${happens} ${m[1]!.toLowerCase() === 'if' ? 'if' : 'when'} ${condText}?`;
+      found.push({ s, prompt, answer: `${capitalise(m[3]!)}.`, sentences: [s.index] });
+      continue;
+    }
+    // "This change is called evaporation." after the sentence that describes it.
+    const called =
+      /^(?:This|That|These) ([a-z]+(?: [a-z]+)?) (?:is|are) called (?:an? |the )?([a-z][a-z-]*(?: [a-z][a-z-]*)?)\.$/.exec(
+        s.text,
+      );
+    const previous = ctx.analysis.sentences[s.index - 1];
+    if (
+      called &&
+      previous &&
+      previous.paragraph === s.paragraph &&
+      !previous.hasQuotes &&
+      previous.words <= 30
+    ) {
+      if (/\b(?:I|me|my|we|us|our|you|your)\b/.test(previous.text)) continue;
+      const term = called[2]!;
+      const topics = topicWords(ctx.analysis);
+      if (term.split(' ').some((w) => topics.has(w))) continue;
+      // The term must not stand in the sentence quoted with the question.
+      if (new RegExp(`\\b${term}\\b`, 'i').test(previous.text)) continue;
+      found.push({
+        s,
+        prompt: `The text says: “${previous.text}” What is this ${called[1]} called?`,
+        answer: term,
+        sentences: [previous.index, s.index],
+      });
+    }
+  }
+  const out: FormCandidate[] = [];
+  for (const f of found) {
+    const calledForm = f.prompt.endsWith('called?');
+    const pool = calledForm
+      ? termPool(ctx, f.answer, f.prompt)
+      : [
+          ...found.filter((o) => o !== f && !o.prompt.endsWith('called?')).map((o) => o.answer),
+          ...otherStatements(ctx, f.sentences, f.answer),
+        ];
+    if (pool.length < needDistractors) continue;
+    const evidence = f.sentences.map((i) => ctx.analysis.sentences[i]!.text).join(' ');
+    out.push({
+      form: calledForm ? 'wh' : 'cause',
+      prompt: f.prompt,
+      answer: f.answer,
+      distractors: shuffle(pool, ctx.random).slice(0, 3),
+      modelAnswer: calledForm ? `${capitalise(f.answer)}.` : f.answer,
+      evidence,
+      sentences: f.sentences,
+    });
+  }
+  return out;
+}
+
+/** Short true statements from elsewhere in the text, about as long as `like` (wrong results or reasons). */
+function otherStatements(ctx: WriterContext, avoid: number[], like: string): string[] {
+  const length = like.split(/\s+/).length;
+  const out: string[] = [];
+  for (const x of shuffle(ctx.analysis.sentences, ctx.random)) {
+    if (out.length >= 4) break;
+    if (x.hasQuotes || x.speaker || x.words < 4 || x.words > 16 || !standsAlone(x)) continue;
+    if (avoid.some((i) => Math.abs(i - x.index) <= 1)) continue;
+    const text = standAloneStatement(x);
+    if (!text || /\?$/.test(text)) continue;
+    const words = text.split(/\s+/).length;
+    if (words > length * 1.8 + 3 || words < length * 0.5) continue;
+    out.push(text);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Sequence                                                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+const TIME_WORDS =
+  /\b(?:before|after|earlier|later|once|then|until|when|while|since|again|already|first|last|next|meanwhile|soon|finally|years?|ago|had)\b/i;
+
+/**
+ * "Which of these happened first?": events of a story in the order it tells them, or dated
+ * events of a history by their years (the years left out of the options).
+ */
+export function sequenceCandidates(ctx: WriterContext, count: number): FormCandidate[] {
+  const genre = detectGenre(ctx.analysis);
+  if (ctx.analysis.prepared.isPlay || genre === 'poem') return [];
+  const events: Array<{ s: Sentence; text: string; order: number }> = [];
+  for (const s of ctx.analysis.sentences) {
+    if (ctx.usedSentences.has(s.index) || s.hasQuotes || s.speaker || s.words > 22 || s.words < 5)
+      continue;
+    if (!standsAlone(s) || !/[.!]$/.test(s.text)) continue;
+    const c = clauseOf(ctx, s);
+    if (!c) continue;
+    if (genre === 'narrative') {
+      // Narrated past events told in order: no flashbacks (had …), no time words that reorder them.
+      if (
+        TIME_WORDS.test(s.text) ||
+        c.aux.some((a) => /^(?:is|are|am|has|have|do|does)$/.test(a.normal))
+      )
+        continue;
+      if (!c.verb || c.verb.value === c.verb.lemma) continue;
+      const text = standAloneStatement(s);
+      if (!text || text.split(/\s+/).length > 16) continue;
+      events.push({ s, text, order: s.index });
+    } else {
+      const years = s.tokens.filter((t) => YEAR.test(t.value));
+      if (years.length !== 1) continue;
+      const year = years[0]!;
+      const yi = s.tokens.indexOf(year);
+      let from = yi - 1;
+      if (from >= 0 && APPROX.test(s.tokens[from]!.value)) from -= 1;
+      if (from < 0 || !TIME_PREPOSITIONS.has(s.tokens[from]!.normal)) continue;
+      let text: string | null = null;
+      if (c.lead && c.lead[0] === from && c.lead[1] === yi + 2)
+        text = s.text.slice(s.tokens[yi + 2]!.start);
+      else if (from >= c.restStart && yi === clauseEnd(c) - 1)
+        text = s.text.slice(0, s.tokens[from]!.start).trim() + '.';
+      if (!text || /\b(?:I|me|my|we|our|you)\b/.test(text) || text.split(/\s+/).length > 18)
+        continue;
+      events.push({ s, text: capitalise(text), order: Number(year.value) });
+    }
+  }
+  const distinct = new Map<number, (typeof events)[number]>();
+  for (const e of events) if (!distinct.has(e.order)) distinct.set(e.order, e);
+  const list = [...distinct.values()].sort((a, b) => a.order - b.order);
+  const out: FormCandidate[] = [];
+  if (list.length < 3) return out;
+  // Options far apart in the story (a reader can place them), about the same length.
+  const spread =
+    genre === 'narrative' ? Math.max(2, Math.floor(ctx.analysis.sentences.length / 8)) : 0;
+  const used = new Set<number>();
+  for (let round = 0; round < count; round++) {
+    const picked: typeof list = [];
+    for (const e of list) {
+      if (used.has(e.s.index)) continue;
+      if (picked.some((p) => Math.abs(p.s.index - e.s.index) < spread)) continue;
+      picked.push(e);
+      if (picked.length === 4) break;
+    }
+    if (picked.length < 3) break;
+    const first = round % 2 === 0;
+    const key = first ? picked[0]! : picked.at(-1)!;
+    for (const p of picked) used.add(p.s.index);
+    out.push({
+      form: 'sequence',
+      prompt:
+        genre === 'narrative'
+          ? `Which of these happened ${first ? 'first' : 'last'} in the story?`
+          : `According to the text, which of these happened ${first ? 'first' : 'last'}?`,
+      answer: key.text,
+      distractors: picked.filter((p) => p !== key).map((p) => p.text),
+      modelAnswer: key.text,
+      evidence: key.s.text,
+      sentences: picked.map((p) => p.s.index),
+    });
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Vocabulary in context                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * "In the sentence “…”, what does “X” mean?": the meaning chosen for the passage (gen-v's
+ * vocabulary: passage definition or a WordNet sense chosen over the passage) against the
+ * meanings of other words of the same part of speech from the passage.
+ */
+export function vocabularyInContext(ctx: WriterContext, words: VocabularyItem[]): FormCandidate[] {
+  const out: FormCandidate[] = [];
+  for (const item of words) {
+    const s = ctx.analysis.sentences.find((x) => x.text === item.context);
+    if (!s || ctx.usedSentences.has(s.index) || s.words > 32 || s.speaker) continue;
+    // A whole sentence (not a line of verse), no dialogue.
+    if (/[“”"]/.test(item.context) || !/^[A-Z]/.test(item.context) || !/[.!?]$/.test(item.context))
+      continue;
+    // Not the passage's topic word ("library" in a text about libraries).
+    const topics = topicWords(ctx.analysis);
+    if (
+      item.term
+        .toLowerCase()
+        .split(/\s+/)
+        .some((w) => topics.has(w.replace(/s$/, '')) || topics.has(w))
+    )
+      continue;
+    // The meaning must not give itself away: no word of the term in it ("quill pen": "pen made
+    // from a bird's feather"), and not all of it in the sentence ("A worker called a compositor").
+    const termWords = item.term.toLowerCase().split(/\s+/);
+    const meaningWords = item.definition.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+    if (meaningWords.some((w) => termWords.some((tw) => tw.slice(0, 5) === w.slice(0, 5))))
+      continue;
+    const sentenceWords = new Set(item.context.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+    const content = meaningWords.filter(
+      (w) => !/^(?:the|and|for|that|with|who|which|from|used|one|are|has)$/.test(w),
+    );
+    if (content.length > 0 && content.every((w) => sentenceWords.has(w))) continue;
+    const head = (w: string) => w.toLowerCase().split(/\s+/).at(-1)!;
+    const pos =
+      item.partOfSpeech === 'verb' ? 'verb' : item.partOfSpeech === 'adjective' ? 'adj' : 'noun';
+    const others = words.filter(
+      (w) =>
+        w !== item &&
+        w.partOfSpeech === item.partOfSpeech &&
+        normaliseForMatch(w.definition) !== normaliseForMatch(item.definition) &&
+        !wordNetNear(head(item.term), head(w.term), pos) &&
+        // The wrong meaning must not name the word or its sentence's words ("a machine used for printing").
+        !overlaps(item.context, w.term),
+    );
+    if (others.length < 2) continue;
+    const distractors = shuffle(others, ctx.random)
+      .slice(0, 3)
+      .map((w) => capitalise(w.definition));
+    out.push({
+      form: 'vocab_context',
+      prompt: `In the sentence “${item.context}”, what does “${item.term}” mean?`,
+      answer: capitalise(item.definition),
+      distractors,
+      modelAnswer: capitalise(item.definition),
+      evidence: item.context,
+      sentences: [s.index],
+    });
+  }
+  return out;
+}
+
+/** Sentences worth asking about, best first and spread over the text. */
+export function candidateSentences(ctx: WriterContext, count: number): Sentence[] {
+  return pickSentences(ctx, count, { noQuotes: true, maxWords: 32, minWords: 5 });
+}
