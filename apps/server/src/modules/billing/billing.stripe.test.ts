@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { orders, paymentEvents, users } from '../../db/schema/index.js';
+import {
+  orders,
+  paymentEvents,
+  users,
+  generations,
+  products,
+  shopOrders,
+} from '../../db/schema/index.js';
 import { chapter } from '../../test/chapters.js';
 import { createTestApp, createUser, type TestApp } from '../../test/helpers.js';
 
@@ -848,6 +855,92 @@ describe('webhooks: refunds and sellers', () => {
     expect((await get('/users/me/stripe', auth)).json()).toMatchObject({
       status: 'enabled',
       charges_enabled: true,
+    });
+  });
+});
+
+describe('print orders with Stripe (issue 17)', () => {
+  it('collects a shipping address with free shipping, and the paid event makes one print order', async () => {
+    const creator = await createUser(t.app);
+    const buyer = await createUser(t.app);
+    const [generation] = await t.app.db
+      .insert(generations)
+      .values({
+        userId: creator.user.id,
+        url: 'stripe-owl',
+        prompt: 'an owl',
+        status: 'ready',
+        provider: 'local',
+      })
+      .returning();
+    const [product] = await t.app.db
+      .insert(products)
+      .values({
+        generationId: generation!.id,
+        kind: 'tshirt',
+        title: 'T-Shirt',
+        url: 't-shirt',
+        blueprintId: 50,
+        printProviderId: 29,
+        priceCents: 2299,
+        variants: [{ id: 5003, title: 'L', priceCents: 2299 }],
+        images: [],
+        provider: 'local',
+        providerProductId: 'local-product-stripe',
+      })
+      .returning();
+    const start = await post(
+      '/payment/create-dream-booth-product-checkout-session',
+      { productId: product!.id, variantId: 5003, quantity: 2 },
+      buyer.auth,
+    );
+    expect(start.statusCode, start.body).toBe(200);
+    const session = fake.of('/v1/checkout/sessions').at(-1)!;
+    expect(session.form).toMatchObject({
+      mode: 'payment',
+      'line_items[0][price_data][unit_amount]': '2299',
+      'line_items[0][quantity]': '2',
+      'shipping_address_collection[allowed_countries][0]': 'US',
+      'shipping_options[0][shipping_rate_data][fixed_amount][amount]': '0',
+      'shipping_options[0][shipping_rate_data][display_name]': 'Free Shipping',
+      'metadata[product]': 'shopProduct',
+    });
+    expect(session.form['payment_intent_data[transfer_data][destination]']).toBeUndefined();
+
+    const paid = event('checkout.session.completed', {
+      id: start.json().id,
+      mode: 'payment',
+      payment_status: 'paid',
+      amount_total: 4598,
+      currency: 'usd',
+      customer: session.form.customer,
+      payment_intent: 'pi_print_1',
+      metadata: { orderId: session.form['metadata[orderId]'] },
+      collected_information: {
+        shipping_details: {
+          name: 'Ada Lovelace',
+          address: {
+            line1: '1 Main St',
+            city: 'Boston',
+            state: 'MA',
+            postal_code: '02108',
+            country: 'US',
+          },
+        },
+      },
+    });
+    await deliver(paid);
+    await deliver(paid);
+    await t.app.shop.idle();
+    const rows = await t.app.db
+      .select()
+      .from(shopOrders)
+      .where(eq(shopOrders.userId, buyer.user.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      status: 'created',
+      quantity: 2,
+      shippingAddress: { name: 'Ada Lovelace', city: 'Boston', country: 'US' },
     });
   });
 });
