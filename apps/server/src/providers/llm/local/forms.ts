@@ -406,7 +406,14 @@ function mannerQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandida
   let range: [number, number] | null = null;
   for (let i = c.restStart; i < Math.min(end, c.restStart + 4); i++) {
     const x = t[i]!;
-    if (x.pos === 'ADV' && /ly$/i.test(x.value) && !NOT_MANNER.has(x.normal)) {
+    // "equally welcome": an adverb before an adjective describes the adjective, not the verb.
+    if (
+      x.pos === 'ADV' &&
+      /ly$/i.test(x.value) &&
+      !NOT_MANNER.has(x.normal) &&
+      t[i + 1]?.pos !== 'ADJ' &&
+      t[i + 1]?.pos !== 'ADV'
+    ) {
       range = [i, i + 1];
       break;
     }

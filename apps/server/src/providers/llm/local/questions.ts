@@ -311,7 +311,7 @@ type Alteration = { statement: string; how: string };
 
 /** A statement opening with a pronoun ("He left…") does not say who it is about. */
 const PRONOUN_SUBJECT =
-  /^(?:he|she|it|they|this|that|these|those|his|her|its|their|him|them|there|such|and|but|or|nor|yet|for|so|then)\b/i;
+  /^(?:he|she|it|they|this|that|these|those|his|her|its|their|him|them|there|such|and|but|or|nor|yet|for|so|then|(?:some|most|all|much|many|none|one|each) of (?:it|them|these|those))\b/i;
 
 function replaceInStatement(statement: string, from: string, to: string): string | null {
   const re = new RegExp(
@@ -356,7 +356,7 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
       continue;
     // "Paris" → "France" keeps the statement true: no swap between a place and one inside it.
     if (
-      target.kind === 'place' &&
+      target.kind !== 'number' &&
       (placeWithin(target.answer, swap) || placeWithin(swap, target.answer))
     )
       continue;
