@@ -26,5 +26,4 @@ export const ApiErrorSchema = z.object({
 });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
-/** What the client shows when a failed call carries no message (spec §8). */
-export const FALLBACK_ERROR_MESSAGE = 'Ooops, something went wrong';
+// FALLBACK_ERROR_MESSAGE is in constants.ts: the page shell uses it without zod (issue 18).

@@ -12,7 +12,7 @@ import {
   useGoogleStatus,
   type ExportTarget,
 } from '../api';
-import { googleFormsCreatedToast } from './google-forms-return';
+import { googleFormsCreatedToast } from './google-forms-toast';
 
 const GROUPS: Array<{ id: ExportFormatInfo['group']; title: string }> = [
   { id: 'print', title: 'Print and share' },
