@@ -1,3 +1,4 @@
+import './zod-setup.js';
 import { z } from 'zod';
 
 /** Stable error codes: each maps to one HTTP status in the server's error handler. */
