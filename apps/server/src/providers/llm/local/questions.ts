@@ -42,6 +42,17 @@ import {
   type FormCandidate,
 } from './forms.js';
 import { informationalDiscussion, standsAlone, worthATheme } from './discussion-info.js';
+import {
+  fixArticles,
+  insideCompound,
+  needsItsNegation,
+  numberSwapFalse,
+  oppositeFits,
+  personSwapFits,
+  placeSwapFits,
+  subjectNeedsReferent,
+  swapContradicted,
+} from './swaps.js';
 
 let counter = 0;
 const nextId = () => `d${++counter}`;
@@ -265,7 +276,7 @@ export function writeSupported(ctx: WriterContext, count: number): MultipleChoic
     ctx,
     count * 5,
     { noQuotes: true, maxWords: 22 },
-    (s) => !PRONOUN_SUBJECT.test(s.text) && s.words <= 22,
+    (s) => !PRONOUN_SUBJECT.test(s.text) && !subjectNeedsReferent(s) && s.words <= 22,
   );
   const falses: Array<{ s: Sentence; statement: string }> = [];
   const trues: Array<{ s: Sentence; statement: string }> = [];
@@ -342,8 +353,17 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     // An opposite in the passage's own words or a plain pair ("hot"/"cold"), not a
     // dictionary sense the text does not mean ("single book" → "double book").
     if (!ctx.analysis.words.has(`ADJ:${opposite}`) && !PLAIN_OPPOSITES.has(opposite)) return;
+    // Only where the opposite reads naturally: not "five meters short", "its own heavy",
+    // "a short but dangerous crossing" → "long but dangerous", "the empty moon".
+    if (!oppositeFits(s, i, opposite)) return;
+    // "was not new" → "was not old" is not a contradiction; "new ideas" → "old ideas" is rarely one.
+    if (s.negative || opposite === 'old' || opposite === 'new') return;
+    // The passage must not use the opposite of the same thing ("the lit part grows" and
+    // "shrinks" of the same part at different times).
+    const noun = s.tokens[i + 1]?.pos === 'NOUN' ? s.tokens[i + 1]!.normal : null;
+    if (noun && ctx.reference.contains(`${opposite} ${noun}`)) return;
     const changed = replaceInStatement(statement, token.value, matchCase(token.value, opposite));
-    if (changed) out.push({ statement: changed, how: 'opposite' });
+    if (changed) out.push({ statement: fixArticles(changed), how: 'opposite' });
   });
   const targets = targetsOf(s, ctx, 1, ['person', 'place', 'number']);
   for (const target of targets) {
@@ -361,8 +381,23 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
       (placeWithin(target.answer, swap) || placeWithin(swap, target.answer))
     )
       continue;
+    // "twenty-nine" → "nine-nine".
+    if (target.kind === 'number' && insideCompound(statement, target.answer)) continue;
+    // "Joseph taught herself", "Grandpa Tom lived with her grandfather".
+    if (
+      target.kind === 'person' &&
+      !personSwapFits(ctx.analysis, statement, target.answer, swap, peopleOf(ctx.analysis).people)
+    )
+      continue;
+    if (target.kind === 'number' && !numberSwapFalse(statement, target.answer, swap)) continue;
+    // "near New York, Nebraska", "the president of the Sierra Nevada".
+    if (target.kind === 'place' && !placeSwapFits(ctx.analysis, statement, target.answer, swap))
+      continue;
+    // False only when the passage contradicts it, not when it merely does not say it.
+    if (target.kind !== 'number' && !swapContradicted(ctx.analysis, s, target.answer, swap))
+      continue;
     const changed = replaceInStatement(statement, target.answer, swap);
-    if (changed) out.push({ statement: changed, how: target.kind });
+    if (changed) out.push({ statement: fixArticles(changed), how: target.kind });
   }
   // A plain negation only when no fact could be changed (compromise is the slowest step), and
   // only of a short sentence of one clause ("did not commence by inuring…" reads badly).
@@ -370,7 +405,12 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
   // statement about some of a group is not contradicted by its negation.
   const someOf =
     /\b(?:many|some|few|several|most|certain|numerous|a lot of|lots of|often|sometimes|usually)\b/i;
-  if (out.length === 0 && singleClause(s) && !someOf.test(statement)) {
+  if (
+    out.length === 0 &&
+    singleClause(s) &&
+    !someOf.test(statement) &&
+    !needsItsNegation(statement)
+  ) {
     try {
       const doc = nlpCompromise(statement);
       const flipped = (s.negative ? doc.sentences().toPositive() : doc.sentences().toNegative())
@@ -426,7 +466,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
         // First-person texts leave few sentences that stand alone: look further.
         count * 6,
         { noQuotes: true },
-        (s) => !PRONOUN_SUBJECT.test(s.text),
+        (s) => !PRONOUN_SUBJECT.test(s.text) && !subjectNeedsReferent(s),
       );
   let wantFalse = ctx.random() < 0.5;
   for (const s of sentences) {
