@@ -20,6 +20,7 @@ import {
   type WriterContext,
 } from './common.js';
 import { chooseDistractors, targetsOf } from './targets.js';
+import { wordGrade } from './familiar.js';
 import { invertedQuestion, spanText } from './clauses.js';
 import { commonVerb } from './gates.js';
 import { antonymsOf, lexFileOf } from './wordnet.js';
@@ -867,6 +868,14 @@ function blankTerm(sentence: string, term: string): { text: string; word: string
   };
 }
 
+/** A word a class of this level would learn something from matching (not an everyday word). */
+function worthMatching(word: string, level: number): boolean {
+  if (/\s/.test(word) || !/^[a-z]/.test(word)) return false;
+  const grade = wordGrade(word);
+  if (level >= 4 && grade <= 3) return false;
+  return grade >= level - 2.5;
+}
+
 /**
  * Matching: vocabulary words to their meanings in context; without enough vocabulary, words
  * to the sentences of the text they complete (or, in plays, characters to their lines).
@@ -976,10 +985,15 @@ export function writeMatching(
       }
     }
     const pairs: MatchingQuestion['pairs'] = [];
-    for (const s of pickSentences(ctx, pairsWanted * 3, { maxWords: 28 })) {
+    for (const s of pickSentences(ctx, pairsWanted * 3, { minWords: 8, maxWords: 28 })) {
       if (pairs.length >= pairsWanted) break;
+      // "The North Wind was _____." says too little to tell one word from another.
+      if (s.words < 8) continue;
+      // Words worth matching at this grade: not "father", "rain" or "boat" (issue 22, trivial).
       const target = targetsOf(s, ctx, 0).find(
-        (t) => t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective',
+        (t) =>
+          (t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective') &&
+          worthMatching(t.answer, ctx.plan.level),
       );
       if (
         !target ||
