@@ -20,6 +20,7 @@ import {
   type WriterContext,
 } from './common.js';
 import { chooseDistractors, targetsOf } from './targets.js';
+import { wordGrade } from './familiar.js';
 import { invertedQuestion, spanText } from './clauses.js';
 import { commonVerb } from './gates.js';
 import { antonymsOf, lexFileOf } from './wordnet.js';
@@ -41,6 +42,17 @@ import {
   type FormCandidate,
 } from './forms.js';
 import { informationalDiscussion, standsAlone, worthATheme } from './discussion-info.js';
+import {
+  fixArticles,
+  insideCompound,
+  needsItsNegation,
+  numberSwapFalse,
+  oppositeFits,
+  personSwapFits,
+  placeSwapFits,
+  subjectNeedsReferent,
+  swapContradicted,
+} from './swaps.js';
 
 let counter = 0;
 const nextId = () => `d${++counter}`;
@@ -264,7 +276,7 @@ export function writeSupported(ctx: WriterContext, count: number): MultipleChoic
     ctx,
     count * 5,
     { noQuotes: true, maxWords: 22 },
-    (s) => !PRONOUN_SUBJECT.test(s.text) && s.words <= 22,
+    (s) => !PRONOUN_SUBJECT.test(s.text) && !subjectNeedsReferent(s) && s.words <= 22,
   );
   const falses: Array<{ s: Sentence; statement: string }> = [];
   const trues: Array<{ s: Sentence; statement: string }> = [];
@@ -341,8 +353,17 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     // An opposite in the passage's own words or a plain pair ("hot"/"cold"), not a
     // dictionary sense the text does not mean ("single book" → "double book").
     if (!ctx.analysis.words.has(`ADJ:${opposite}`) && !PLAIN_OPPOSITES.has(opposite)) return;
+    // Only where the opposite reads naturally: not "five meters short", "its own heavy",
+    // "a short but dangerous crossing" → "long but dangerous", "the empty moon".
+    if (!oppositeFits(s, i, opposite)) return;
+    // "was not new" → "was not old" is not a contradiction; "new ideas" → "old ideas" is rarely one.
+    if (s.negative || opposite === 'old' || opposite === 'new') return;
+    // The passage must not use the opposite of the same thing ("the lit part grows" and
+    // "shrinks" of the same part at different times).
+    const noun = s.tokens[i + 1]?.pos === 'NOUN' ? s.tokens[i + 1]!.normal : null;
+    if (noun && ctx.reference.contains(`${opposite} ${noun}`)) return;
     const changed = replaceInStatement(statement, token.value, matchCase(token.value, opposite));
-    if (changed) out.push({ statement: changed, how: 'opposite' });
+    if (changed) out.push({ statement: fixArticles(changed), how: 'opposite' });
   });
   const targets = targetsOf(s, ctx, 1, ['person', 'place', 'number']);
   for (const target of targets) {
@@ -360,8 +381,23 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
       (placeWithin(target.answer, swap) || placeWithin(swap, target.answer))
     )
       continue;
+    // "twenty-nine" → "nine-nine".
+    if (target.kind === 'number' && insideCompound(statement, target.answer)) continue;
+    // "Joseph taught herself", "Grandpa Tom lived with her grandfather".
+    if (
+      target.kind === 'person' &&
+      !personSwapFits(ctx.analysis, statement, target.answer, swap, peopleOf(ctx.analysis).people)
+    )
+      continue;
+    if (target.kind === 'number' && !numberSwapFalse(statement, target.answer, swap)) continue;
+    // "near New York, Nebraska", "the president of the Sierra Nevada".
+    if (target.kind === 'place' && !placeSwapFits(ctx.analysis, statement, target.answer, swap))
+      continue;
+    // False only when the passage contradicts it, not when it merely does not say it.
+    if (target.kind !== 'number' && !swapContradicted(ctx.analysis, s, target.answer, swap))
+      continue;
     const changed = replaceInStatement(statement, target.answer, swap);
-    if (changed) out.push({ statement: changed, how: target.kind });
+    if (changed) out.push({ statement: fixArticles(changed), how: target.kind });
   }
   // A plain negation only when no fact could be changed (compromise is the slowest step), and
   // only of a short sentence of one clause ("did not commence by inuring…" reads badly).
@@ -369,7 +405,12 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
   // statement about some of a group is not contradicted by its negation.
   const someOf =
     /\b(?:many|some|few|several|most|certain|numerous|a lot of|lots of|often|sometimes|usually)\b/i;
-  if (out.length === 0 && singleClause(s) && !someOf.test(statement)) {
+  if (
+    out.length === 0 &&
+    singleClause(s) &&
+    !someOf.test(statement) &&
+    !needsItsNegation(statement)
+  ) {
     try {
       const doc = nlpCompromise(statement);
       const flipped = (s.negative ? doc.sentences().toPositive() : doc.sentences().toNegative())
@@ -425,7 +466,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
         // First-person texts leave few sentences that stand alone: look further.
         count * 6,
         { noQuotes: true },
-        (s) => !PRONOUN_SUBJECT.test(s.text),
+        (s) => !PRONOUN_SUBJECT.test(s.text) && !subjectNeedsReferent(s),
       );
   let wantFalse = ctx.random() < 0.5;
   for (const s of sentences) {
@@ -534,10 +575,23 @@ function whatQuestion(ctx: WriterContext, s: Sentence): { prompt: string; answer
   const t = s.tokens;
   let o = c.restStart;
   const objectStart = o;
-  while (t[o] && ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) o++;
+  // "the little boat many times": once the head noun is reached, only more nouns belong to it.
+  let head = false;
+  while (t[o] && ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) {
+    if (head && t[o]!.pos !== 'NOUN' && t[o]!.pos !== 'PROPN') break;
+    if (t[o]!.pos === 'NOUN' || t[o]!.pos === 'PROPN') head = true;
+    o++;
+  }
   if (o === objectStart || o - objectStart > 5) return null;
   const last = t[o - 1]!;
   if (last.pos !== 'NOUN' && last.pos !== 'PROPN') return null;
+  // "shrinks night by night", "rowed many times": a time phrase, not what the verb acts on.
+  if (
+    /^(?:night|nights|day|days|time|times|year|years|week|weeks|month|months|hour|hours|morning|evening|moment)$/i.test(
+      last.value,
+    )
+  )
+    return null;
   if (t[objectStart]!.pos === 'DET' && /^(?:this|that|these|those)$/i.test(t[objectStart]!.value))
     return null;
   // "called a compositor arranged the letters": a verb after the object means it was not one.
@@ -814,6 +868,14 @@ function blankTerm(sentence: string, term: string): { text: string; word: string
   };
 }
 
+/** A word a class of this level would learn something from matching (not an everyday word). */
+function worthMatching(word: string, level: number): boolean {
+  if (/\s/.test(word) || !/^[a-z]/.test(word)) return false;
+  const grade = wordGrade(word);
+  if (level >= 4 && grade <= 3) return false;
+  return grade >= level - 2.5;
+}
+
 /**
  * Matching: vocabulary words to their meanings in context; without enough vocabulary, words
  * to the sentences of the text they complete (or, in plays, characters to their lines).
@@ -923,10 +985,15 @@ export function writeMatching(
       }
     }
     const pairs: MatchingQuestion['pairs'] = [];
-    for (const s of pickSentences(ctx, pairsWanted * 3, { maxWords: 28 })) {
+    for (const s of pickSentences(ctx, pairsWanted * 3, { minWords: 8, maxWords: 28 })) {
       if (pairs.length >= pairsWanted) break;
+      // "The North Wind was _____." says too little to tell one word from another.
+      if (s.words < 8) continue;
+      // Words worth matching at this grade: not "father", "rain" or "boat" (issue 22, trivial).
       const target = targetsOf(s, ctx, 0).find(
-        (t) => t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective',
+        (t) =>
+          (t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective') &&
+          worthMatching(t.answer, ctx.plan.level),
       );
       if (
         !target ||
