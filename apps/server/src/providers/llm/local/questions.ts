@@ -575,10 +575,23 @@ function whatQuestion(ctx: WriterContext, s: Sentence): { prompt: string; answer
   const t = s.tokens;
   let o = c.restStart;
   const objectStart = o;
-  while (t[o] && ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) o++;
+  // "the little boat many times": once the head noun is reached, only more nouns belong to it.
+  let head = false;
+  while (t[o] && ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) {
+    if (head && t[o]!.pos !== 'NOUN' && t[o]!.pos !== 'PROPN') break;
+    if (t[o]!.pos === 'NOUN' || t[o]!.pos === 'PROPN') head = true;
+    o++;
+  }
   if (o === objectStart || o - objectStart > 5) return null;
   const last = t[o - 1]!;
   if (last.pos !== 'NOUN' && last.pos !== 'PROPN') return null;
+  // "shrinks night by night", "rowed many times": a time phrase, not what the verb acts on.
+  if (
+    /^(?:night|nights|day|days|time|times|year|years|week|weeks|month|months|hour|hours|morning|evening|moment)$/i.test(
+      last.value,
+    )
+  )
+    return null;
   if (t[objectStart]!.pos === 'DET' && /^(?:this|that|these|those)$/i.test(t[objectStart]!.value))
     return null;
   // "called a compositor arranged the letters": a verb after the object means it was not one.
