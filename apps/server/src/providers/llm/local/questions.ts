@@ -23,7 +23,7 @@ import { chooseDistractors, targetsOf } from './targets.js';
 import { wordGrade } from './familiar.js';
 import { invertedQuestion, spanText } from './clauses.js';
 import { commonVerb } from './gates.js';
-import { antonymsOf, lexFileOf } from './wordnet.js';
+import { antonymsOf, lexFileOf, lookup } from './wordnet.js';
 import { describeWord } from './analyse.js';
 import { isAbout, peopleOf } from './characters.js';
 import { detectGenre, tellsAStory } from './genre.js';
@@ -757,13 +757,19 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   });
   themes.slice(0, 3).forEach((theme) => {
     makers.push(() => {
+      const t = themePhrase(theme, ctx);
+      // "What does the passage suggest about the food / soil?": a text that explains gets questions
+      // filled with what it says (discussion-info.ts), not a theme prompt on a frequent noun.
+      if (explains) return null;
+      // "Why are boats important", not "Why is boats important".
+      const be = !t.includes(' ') && /[^s]s$/.test(t) ? 'are' : 'is';
       const s = pickSentences(ctx, 1, { maxWords: 60 }, has(theme))[0];
       if (!s) return null;
       markUsed(ctx, s);
-      const t = themePhrase(theme, ctx);
+      // A part of the text the question names, not "this part of the text".
       const prompt =
         level <= 5
-          ? `Why is ${t} important in this part of the text?`
+          ? `Why ${be} ${t} important in the ${genre === 'poem' ? 'poem' : story ? 'story' : 'text'}? Use a detail from the text to explain your answer.`
           : `What does the passage suggest about ${t}? Use at least one quotation to support your answer.`;
       return {
         id: nextId(),
@@ -778,16 +784,27 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   makers.push(() => {
     // Mood and imagery are for stories and poems, not an ordinary sentence of an explanation.
     if (explains) return null;
-    const s = pickSentences(ctx, 1, {
-      maxWords: 45,
-      prefer: (x) => 0.5 + Math.abs(x.sentiment) * 2,
-    })[0];
+    // Not a sentence with speech in it: quoted inside a quotation it reads broken.
+    const s = pickSentences(
+      ctx,
+      1,
+      {
+        maxWords: 45,
+        prefer: (x) => 0.5 + Math.abs(x.sentiment) * 2,
+      },
+      // A sentence with images to talk about (two describing words, or a comparison), not "A
+      // year later, Joseph found a strange skull in the cliffs."
+      (x) =>
+        !/["“”]/.test(x.text) &&
+        (x.tokens.filter((t) => t.pos === 'ADJ').length >= 2 ||
+          /\b(?:like|as \w+ as)\b/i.test(x.text)),
+    )[0];
     if (!s) return null;
     markUsed(ctx, s);
     const prompt =
       level <= 5
         ? `Read this sentence again: ${quote(s.text)} What picture does it put in your mind? Which words help you see it?`
-        : `Why do you think the author wrote ${quote(s.text)}? What effect do the words have on the reader?`;
+        : `Read this sentence again: ${quote(s.text)} Which words create a picture or a mood here, and what do they show about this moment in the text?`;
     return {
       id: nextId(),
       kind: 'discussion',
@@ -896,7 +913,9 @@ function blankTerm(sentence: string, term: string): { text: string; word: string
 /** A word a class of this level would learn something from matching (not an everyday word). */
 function worthMatching(word: string, level: number): boolean {
   if (/\s/.test(word) || !/^[a-z]/.test(word)) return false;
-  const grade = wordGrade(word);
+  // "older" is as easy as "old" (an adjective's degrees; "keeper" is not "keep").
+  const base = word.replace(/(?:er|est)$/, '');
+  const grade = Math.min(wordGrade(word), lookup(base, 'adj') ? wordGrade(base) : 99);
   if (level >= 4 && grade <= 3) return false;
   return grade >= level - 2.5;
 }
@@ -1012,8 +1031,9 @@ export function writeMatching(
     const pairs: MatchingQuestion['pairs'] = [];
     for (const s of pickSentences(ctx, pairsWanted * 3, { minWords: 8, maxWords: 28 })) {
       if (pairs.length >= pairsWanted) break;
-      // "The North Wind was _____." says too little to tell one word from another.
-      if (s.words < 8) continue;
+      // "The North Wind was _____." says too little to tell one word from another; a sentence
+      // with a quotation in it reads broken inside the pair's own quotation marks.
+      if (s.words < 8 || /["“”]/.test(s.text)) continue;
       // Words worth matching at this grade: not "father", "rain" or "boat" (issue 22, trivial).
       const target = targetsOf(s, ctx, 0).find(
         (t) =>

@@ -321,6 +321,13 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
     if (new RegExp(`\\b${t.replace(/[^a-z ]/g, '')}`, 'i').test(definition)) return;
     // "The secret is a special fluid called a refrigerant": the definition names another term.
     if (/\b(?:called|known as|named)\b/i.test(definition)) return;
+    // "Water is the key to life in the desert": a figure of speech, not a definition.
+    if (
+      /^the (?:key|heart|secret|center|centre|source|root|basis|answer|cause|reason) (?:to|of|for)\b/i.test(
+        definition,
+      )
+    )
+      return;
     out.set(t, { term: t, definition, sentence });
   };
   for (const s of analysis.sentences) {
@@ -427,6 +434,13 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       const rest = text.slice((c.index ?? 0) + c[0].length);
       if (/^(?:or|and)\b/.test(rest) || /^[^,]*,\s*(?:or|and)\b/.test(rest)) continue;
       const def = c[2]!.replace(/^or /, '');
+      // "the surface, or where people dig wells": another place, not another name.
+      if (
+        /^(?:where|when|which|who|whom|how|why|what|if|whether|to|in|on|at|by|from|with)\b/.test(
+          def,
+        )
+      )
+        continue;
       add(c[1]!, trimDefinition(def), s);
     }
     // "huge aquifers, layers of rock and sand that hold water underground," and

@@ -367,6 +367,16 @@ describe('vocabulary: the raters’ round-4 defect classes, on new dev passages 
     expect(circular('rooftop', 'the top of a roof')).toBe(true);
     expect(circular('sunlight', 'the light of the sun')).toBe(true);
     expect(circular('dazzling', 'dazzling brightness')).toBe(true);
+    expect(circular('scientist', 'a person with advanced knowledge of one or more sciences')).toBe(
+      true,
+    );
+    expect(
+      chooseGloss(
+        [{ definition: 'a vessel for fishing', grade: 3, source: 'wordnet' }],
+        5,
+        'fishing boat',
+      ),
+    ).toBeNull();
     // A class word alone is a fair definition.
     expect(circular('rainforest', 'a forest with heavy annual rainfall')).toBe(false);
   });
@@ -424,5 +434,35 @@ describe('vocabulary: the raters’ round-4 defect classes, on new dev passages 
     expect(
       tidyDefinition('extraordinarily large in size or extent or amount or power or degree'),
     ).toBe('extraordinarily large');
+    expect(
+      tidyDefinition(
+        'belonging to times long past especially of the historical period before the fall of the Western Roman Empire',
+      ),
+    ).toBe('belonging to times long past');
+  });
+});
+
+describe('discussion and objectives: no vague or broken prompts (own passages)', () => {
+  it('asks "Why are boats important in the story?", names the story, and gives no story theme to an explanation', async () => {
+    const story =
+      'Nora lived with her grandfather on a small island. Every night the boats came home past the rock. ' +
+      'One night a storm came, and the boats were still out at sea. Nora rowed to the lighthouse alone. ' +
+      'She lit the lamp with her last match, and the boats turned toward the light. The boats reached the harbor, ' +
+      'and the fishermen thanked her. Nora was tired, but she was proud. The boats stayed safe all winter.';
+    const generator = createInProcessLocalGenerator();
+    const doc = await generator.generate({
+      name: 'The Lantern',
+      subject: 'English',
+      grade: '5th Grade (Year 6)',
+      type: 'Lesson',
+      referenceText: story,
+      descriptionText: '',
+    });
+    const prompts = doc.sections.flatMap((s) => s.questions).map((q) => q.prompt);
+    for (const p of prompts) {
+      expect(p).not.toMatch(/\bis \w+s important\b/);
+      expect(p).not.toMatch(/this part of the text/);
+    }
+    expect(doc.lesson?.objectives.join(' | ')).not.toMatch(/answer questions about the text/);
   });
 });

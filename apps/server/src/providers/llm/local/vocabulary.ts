@@ -361,6 +361,11 @@ export function tidyDefinition(definition: string): string {
   // "extraordinarily large in size or extent or amount or power or degree": the list says less
   // than the word; cut before it.
   d = d.replace(/\s+(?:in|of|by)\s+[a-z]+(?:\s+or\s+[a-z]+){2,}$/i, '');
+  // "belonging to times long past especially of the historical period before the fall of the
+  // Western Roman Empire": the qualification after "especially" is a dictionary's, not the text's.
+  const especially = /\s(?:especially|specifically|particularly)\s/.exec(d);
+  if (especially && d.slice(0, especially.index).split(/\s+/).length >= 3)
+    d = d.slice(0, especially.index).replace(/[;,]\s*$/, '');
   if (d.length > 120) {
     // Cut at a clause ("… usually fused together …", ", which …"), never inside a word.
     const clause = /,\s|\s(?:usually|especially|typically|often|that is|as in|and by)\s/g;
@@ -446,10 +451,15 @@ export function circular(word: string, definition: string): boolean {
     }
   return said.some((w) => {
     const b = wordBase(w);
+    // "scientist: … one or more sciences": a shared root of five letters or more that is over
+    // half of the longer word (not "rainforest" and "rainfall").
+    let shared = 0;
+    while (shared < Math.min(w.length, w0.length) && w[shared] === w0[shared]) shared += 1;
     return (
       b === base ||
       (b.length >= 5 && base.startsWith(b)) ||
-      (base.length >= 5 && b.startsWith(base))
+      (base.length >= 5 && b.startsWith(base)) ||
+      (shared >= 5 && shared >= 0.55 * Math.max(w.length, w0.length))
     );
   });
 }
@@ -472,8 +482,12 @@ export function chooseGloss(options: Gloss[], level: number, lemma: string): Glo
   const self =
     words.length === 1
       ? (d: string) => circular(words[0]!, d)
-      : // A compound explained by all its own words ("ice crystal: small crystals of ice") teaches nothing.
-        (d: string) => new RegExp(`\\b${lemma}`, 'i').test(d) || words.every((w) => circular(w, d));
+      : // A compound explained by all its own words ("ice crystal: small crystals of ice") teaches
+        // nothing, nor a short gloss that repeats one of them ("fishing boat: a vessel for fishing").
+        (d: string) =>
+          new RegExp(`\\b${lemma}`, 'i').test(d) ||
+          words.every((w) => circular(w, d)) ||
+          (d.split(/\s+/).length <= 4 && words.some((w) => circular(w, d)));
   const usable = options.filter((o) => o.definition.length >= 3 && !self(o.definition));
   const target = Math.max(3, level);
   // The passage's own words are at the passage's level: they get two grades of grace.
