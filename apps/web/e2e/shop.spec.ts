@@ -1,4 +1,4 @@
-import { expect, expectAccessible, test } from './fixtures';
+import { expect, expectAccessible, snap, test } from './fixtures';
 import { createAccount, signIn } from './support';
 
 /**
@@ -60,6 +60,17 @@ test('generate an artwork, buy a t-shirt, and follow the order into production',
   // The local checkout asks for the address Stripe would collect.
   await expect(page).toHaveURL(/\/pay\/checkout\//);
   await expect(page.getByText('Shipping address (Free Shipping)')).toBeVisible();
+  // Pay without an address: each missing field says so in plain words, and nothing is paid.
+  await page.getByRole('button', { name: 'Pay $24.99' }).click();
+  await expect(page.getByText('Please enter the name to ship to.')).toBeVisible();
+  await expect(page.getByText('Please enter the ZIP or postal code.')).toBeVisible();
+  await expect(page.getByText(/Invalid field/)).toHaveCount(0);
+  await expect(page.getByLabel('Full name')).toBeFocused();
+  await expectAccessible(page, 'checkout with a missing address');
+  await snap(page, 'shop-checkout-missing-address');
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+  await snap(page, 'shop-checkout-missing-address-dark');
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
   await page.getByLabel('Full name').fill('Ada Lovelace');
   await page.getByLabel('Address', { exact: true }).fill('12 School Lane');
   await page.getByLabel('City').fill('Springfield');

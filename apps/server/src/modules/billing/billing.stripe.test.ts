@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,117 +10,13 @@ import {
   shopOrders,
 } from '../../db/schema/index.js';
 import { chapter } from '../../test/chapters.js';
+import { FakeStripe } from '../../test/fake-stripe.js';
 import { createTestApp, createUser, type TestApp } from '../../test/helpers.js';
 
 /**
  * The stripe adapter against a fake Stripe API (the real SDK pointed at it), and the webhooks
  * with events signed by the SDK's own test-header helper.
  */
-
-interface Recorded {
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  form: Record<string, string>;
-}
-
-/** Answers the Stripe calls billing makes, like Stripe would, and records each request. */
-class FakeStripe {
-  server!: Server;
-  requests: Recorded[] = [];
-  /** Answer the next call to this path with an error (status, Stripe error body). */
-  failNext: Record<string, number> = {};
-  account = { charges_enabled: false, payouts_enabled: false, details_submitted: false };
-  private counter = 0;
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop() {
-    this.server.closeAllConnections();
-    await new Promise((r) => this.server.close(r));
-  }
-
-  of(path: string) {
-    return this.requests.filter((r) => r.path === path);
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const url = new URL(req.url ?? '/', 'http://stripe.test');
-    const form = Object.fromEntries(
-      new URLSearchParams(Buffer.concat(chunks).toString('utf8') || url.search),
-    );
-    this.requests.push({
-      method: req.method ?? '',
-      path: url.pathname,
-      headers: req.headers,
-      form,
-    });
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_fake' });
-      res.end(JSON.stringify(body));
-    };
-    const failure = this.failNext[url.pathname];
-    if (failure) {
-      delete this.failNext[url.pathname];
-      return send(failure, {
-        error: { type: 'invalid_request_error', message: 'No such price: price_sub' },
-      });
-    }
-    this.counter += 1;
-    const n = this.counter;
-    const key = `${req.method} ${url.pathname}`;
-    switch (key) {
-      case 'POST /v1/customers':
-        return send(200, { id: `cus_fake${n}`, object: 'customer', email: form.email });
-      case 'POST /v1/checkout/sessions':
-        return send(200, {
-          id: `cs_test_fake${n}`,
-          object: 'checkout.session',
-          mode: form.mode,
-          url: `https://checkout.stripe.com/c/pay/cs_test_fake${n}`,
-        });
-      case 'POST /v1/billing_portal/sessions':
-        return send(200, {
-          id: `bps_${n}`,
-          object: 'billing_portal.session',
-          url: `https://billing.stripe.com/p/session/test_${n}`,
-        });
-      case 'POST /v1/accounts':
-        return send(200, {
-          id: `acct_fake${n}`,
-          object: 'account',
-          type: 'express',
-          ...this.account,
-        });
-      case 'POST /v1/account_links':
-        return send(200, {
-          object: 'account_link',
-          url: `https://connect.stripe.com/setup/e/${form.account}/link${n}`,
-        });
-      case 'GET /v1/balance':
-        return send(200, {
-          object: 'balance',
-          available: [
-            { amount: 1234, currency: 'usd' },
-            { amount: 99, currency: 'eur' },
-          ],
-          pending: [{ amount: 500, currency: 'usd' }],
-        });
-      default:
-        if (req.method === 'GET' && url.pathname.startsWith('/v1/accounts/acct_fake')) {
-          const id = url.pathname.split('/').pop();
-          return send(200, { id, object: 'account', type: 'express', ...this.account });
-        }
-        return send(404, { error: { type: 'invalid_request_error', message: `No ${key}` } });
-    }
-  }
-}
 
 const WEBHOOK_SECRET = 'whsec_test_platform_secret';
 const CONNECT_SECRET = 'whsec_test_connect_secret';
@@ -406,6 +300,13 @@ describe('the stripe adapter sends Stripe what it needs', () => {
     });
     expect(fake.of(`/v1/accounts/${accountId}`)).toHaveLength(1);
 
+    fake.balances.set(accountId, {
+      available: [
+        { amount: 1234, currency: 'usd' },
+        { amount: 99, currency: 'eur' },
+      ],
+      pending: [{ amount: 500, currency: 'usd' }],
+    });
     const balance = await get('/users/me/stripebalance', auth);
     expect(balance.json()).toEqual({ balance: { available: 1234, pending: 500, currency: 'usd' } });
     expect(fake.of('/v1/balance')[0]!.headers['stripe-account']).toBe(accountId);

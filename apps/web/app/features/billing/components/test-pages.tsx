@@ -19,6 +19,12 @@ import {
   testPortalAction,
   type TestPortalAction,
 } from '../api';
+import {
+  checkShipping,
+  shippingErrorFromServer,
+  type ShippingErrors,
+  type ShippingField,
+} from '../shipping';
 import { TestBanner } from './test-banner';
 
 /** Runs one action at a time: busy while it runs, the server's message when it fails. */
@@ -56,12 +62,44 @@ export function TestCheckout({ session }: { session: CheckoutSession }) {
     postal_code: '',
     country: 'US',
   });
+  const [fieldErrors, setFieldErrors] = useState<ShippingErrors>({});
+  const fieldsId = useId();
+  const focusField = (field: ShippingField) =>
+    document.getElementById(`${fieldsId}-${field}`)?.focus();
 
   const pay = async () => {
-    const answer = await run('pay', () =>
-      payTestCheckout(session.id, shipped ? address : undefined),
-    );
+    if (shipped) {
+      const errors = checkShipping(address);
+      setFieldErrors(errors);
+      const first = Object.keys(errors)[0] as ShippingField | undefined;
+      if (first) return focusField(first);
+    }
+    const answer = await run('pay', async () => {
+      try {
+        return await payTestCheckout(session.id, shipped ? address : undefined);
+      } catch (caught) {
+        // The server checks the address too; its answer names wire fields, so say it plainly.
+        const plain = shipped ? shippingErrorFromServer(errorMessage(caught)) : null;
+        if (!plain) throw caught;
+        if (plain.field) {
+          setFieldErrors({ [plain.field]: plain.message });
+          focusField(plain.field);
+        }
+        throw new Error(plain.field ? 'Please check the shipping address above.' : plain.message);
+      }
+    });
     if (answer) goTo(answer.url);
+  };
+  const changeAddress = (next: ShippingAddress) => {
+    // A field's message goes once the buyer changes that field.
+    setFieldErrors((errors) => {
+      const kept = { ...errors };
+      for (const key of Object.keys(kept) as ShippingField[]) {
+        if (next[key] !== address[key]) delete kept[key];
+      }
+      return kept;
+    });
+    setAddress(next);
   };
   const cancel = async () => {
     const answer = await run('cancel', () => cancelTestCheckout(session.id));
@@ -100,7 +138,12 @@ export function TestCheckout({ session }: { session: CheckoutSession }) {
         </p>
       ) : null}
       {shipped && session.status === 'open' ? (
-        <ShippingFields address={address} onChange={setAddress} />
+        <ShippingFields
+          id={fieldsId}
+          address={address}
+          errors={fieldErrors}
+          onChange={changeAddress}
+        />
       ) : null}
       <ErrorBox message={error} />
       <div className="button-row">
@@ -136,29 +179,40 @@ export function TestCheckout({ session }: { session: CheckoutSession }) {
 
 /** The shipping address Stripe's checkout collects for print orders (shipping is free). */
 function ShippingFields({
+  id,
   address,
+  errors,
   onChange,
 }: {
+  id: string;
   address: ShippingAddress;
+  errors: ShippingErrors;
   onChange: (address: ShippingAddress) => void;
 }) {
-  const id = useId();
-  const field = (
-    key: keyof ShippingAddress,
-    label: string,
-    autoComplete: string,
-    required = true,
-  ) => (
+  const invalid = (key: ShippingField) => ({
+    'aria-invalid': errors[key] ? true : undefined,
+    'aria-describedby': errors[key] ? `${id}-${key}-error` : undefined,
+  });
+  const message = (key: ShippingField) =>
+    errors[key] ? (
+      <p className="field-error" id={`${id}-${key}-error`}>
+        {errors[key]}
+      </p>
+    ) : null;
+  const field = (key: ShippingField, label: string, autoComplete: string, required = true) => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{label}</label>
       <input
+        type="text"
         id={`${id}-${key}`}
         name={key}
         autoComplete={autoComplete}
         required={required}
         value={address[key] ?? ''}
         onChange={(e) => onChange({ ...address, [key]: e.target.value })}
+        {...invalid(key)}
       />
+      {message(key)}
     </div>
   );
   return (
@@ -177,6 +231,7 @@ function ShippingFields({
           name="country"
           autoComplete="country"
           value={address.country}
+          {...invalid('country')}
           onChange={(e) =>
             onChange({ ...address, country: e.target.value as ShippingAddress['country'] })
           }
@@ -187,6 +242,7 @@ function ShippingFields({
             </option>
           ))}
         </select>
+        {message('country')}
       </div>
     </fieldset>
   );
