@@ -112,7 +112,9 @@ export function peopleOf(analysis: Analysis): People {
       // "Water" opening two sentences is a common noun, not a name: a name shows its capital mid-sentence.
       const midSentence = new RegExp(`\\S\\s+${escape(info.name)}\\b`);
       if (
-        [info.name, info.name.replace(/e?s$/, '')].some((n) => lookup(n.toLowerCase(), 'noun')) &&
+        [info.name, info.name.replace(/e?s$/, ''), info.name.replace(/ies$/, 'y')].some((n) =>
+          lookup(n.toLowerCase(), 'noun'),
+        ) &&
         !analysis.sentences.some((s) => midSentence.test(s.text))
       )
         continue;

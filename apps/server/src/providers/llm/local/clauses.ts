@@ -208,11 +208,29 @@ export function clauseEnd(c: Clause): number {
   for (let i = c.restStart; i < c.to; i++) {
     const x = t[i]!;
     if (x.value === ';' || x.value === ':' || x.value === '—' || x.value === '–') return i;
-    if (x.value === ',' && t[i + 1] && CLAUSE_BREAK.test(t[i + 1]!.value)) return i;
+    if (x.value === ',' && t[i + 1] && CLAUSE_BREAK.test(t[i + 1]!.value)) {
+      // "with a tiny head, a long neck, and four flippers": the "and" closes a list, so the
+      // rest stops before the list, not inside it ("… a tiny head, a long neck?").
+      const earlier = t.slice(c.restStart, i).findIndex((y) => y.value === ',');
+      return earlier >= 0 ? c.restStart + earlier : i;
+    }
+    // "wrapped it tightly and told him …": a second verb joined without a comma.
+    if (/^(?:and|or|but)$/i.test(x.value) && i > c.restStart && t[i + 1]?.pos === 'VERB') return i;
   }
   let end = c.to;
   while (end > c.restStart && !isWord(t[end - 1])) end -= 1;
   return end;
+}
+
+/** A lead that only links to the sentence before ("Finally,", "Then,", "However,"). */
+function linkingLead(c: Clause): boolean {
+  return (
+    !!c.lead &&
+    c.lead[1] - c.lead[0] === 2 &&
+    /^(?:finally|then|later|next|first|second|third|also|however|instead|meanwhile|still|besides|moreover|afterwards|eventually|soon|now)$/i.test(
+      c.sentence.tokens[c.lead[0]]!.value,
+    )
+  );
 }
 
 function doForm(verb: Token): 'do' | 'does' | 'did' {
@@ -265,6 +283,8 @@ export function invertedQuestion(
   // A dangling preposition or article means the removed phrase was needed.
   if (/\b(?:the|a|an|of|in|at|to|by|from|with|for|on|and|or)$/i.test(rest)) return null;
   if (/\b(?:I|me|my|we|us|our|you|your)\b/.test(rest)) return null;
+  // "How did the doctor wrap it?": an object that points to another sentence.
+  if (/\b(?:it|them|this|these|those)\b/i.test(rest)) return null;
   const subject = subjectPhrase(c);
   if (c.aux.length) {
     const [first, ...others] = c.aux;
@@ -282,7 +302,9 @@ export function invertedQuestion(
     pieces.push(c.verb.lemma.toLowerCase());
   } else return null;
   if (rest) pieces.push(rest);
-  if (keepLead && c.lead && !(remove && remove[0] === c.lead[0])) {
+  // "Finally, he adapted the screw press" → "What did he adapt?": a linking adverb of the
+  // telling ("Finally", "Then", "However") has no place at the end of a question.
+  if (keepLead && c.lead && !linkingLead(c) && !(remove && remove[0] === c.lead[0])) {
     const lead = spanText(s, c.lead[0], c.lead[1] - 1);
     pieces.push(lead.charAt(0).toLowerCase() + lead.slice(1));
   }
@@ -301,7 +323,7 @@ export function subjectQuestion(c: Clause, wh: string): string | null {
   const body = spanText(s, s.tokens.indexOf(verbStart), end);
   if (/\b(?:I|me|my|we|us|our|you|your)\b/.test(body)) return null;
   let question = `${wh} ${body}`;
-  if (c.lead) {
+  if (c.lead && !linkingLead(c)) {
     const lead = spanText(s, c.lead[0], c.lead[1] - 1);
     question += ` ${lead.charAt(0).toLowerCase()}${lead.slice(1)}`;
   }

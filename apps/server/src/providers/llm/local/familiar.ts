@@ -62,6 +62,12 @@ function baseForms(word: string): string[] {
   if (w.endsWith('s')) out.push(w.slice(0, -1));
   if (w.endsWith('ed')) out.push(w.slice(0, -2), w.slice(0, -1));
   if (w.endsWith('ing')) out.push(w.slice(0, -3), `${w.slice(0, -3)}e`);
+  // "planned", "stopping": the doubled consonant of a short verb.
+  const doubled = /([b-df-hj-np-tv-z])\1(?:ed|ing)$/.exec(w);
+  if (doubled) out.push(w.slice(0, doubled.index + 1));
+  // British spellings of familiar words ("grey", "colour").
+  if (w === 'grey') out.push('gray');
+  if (/our$/.test(w)) out.push(w.replace(/our$/, 'or'));
   return out;
 }
 

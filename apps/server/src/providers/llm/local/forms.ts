@@ -26,6 +26,7 @@ import { keyness, targetsOf } from './targets.js';
 import { describeWord } from './analyse.js';
 import { peopleOf, wordNetKind } from './characters.js';
 import { lexFileOf, sensesOf, synsetAt } from './wordnet.js';
+import { genderOf, subjectNeedsReferent } from './swaps.js';
 
 /**
  * Text-dependent question forms beyond the cloze (issue 13): who/when/where/how many and "what
@@ -393,7 +394,7 @@ function calledQuestion(ctx: WriterContext, s: Sentence): FormCandidate | null {
 }
 
 const NOT_MANNER = new Set(
-  'only really nearly early likely hardly scarcely simply merely finally suddenly actually certainly probably exactly immediately presently directly nearly rarely usually generally especially entirely completely partly mostly largely clearly apparently evidently'.split(
+  'quickly slowly rapidly gradually soon fast only really nearly early likely hardly scarcely simply merely finally suddenly actually certainly probably exactly immediately presently directly nearly rarely usually generally especially entirely completely partly mostly largely clearly apparently evidently'.split(
     ' ',
   ),
 );
@@ -573,6 +574,18 @@ function decapitalised(ctx: WriterContext, s: Sentence, text: string): string {
 export function resolvePronoun(ctx: WriterContext, c: Clause, cause: Clause | null): boolean {
   if (!c.pronoun) return true;
   if (c.pronoun === 'he' || c.pronoun === 'she') {
+    // "Mary was only eleven, but she kept …": the person who is the earlier clause's subject.
+    if (cause && !cause.pronoun && cause.sentence === c.sentence) {
+      const subject = subjectPhrase(cause);
+      const g = genderOf(ctx.analysis, subject);
+      if (
+        peopleOf(ctx.analysis).people.includes(subject) &&
+        g === (c.pronoun === 'he' ? 'm' : 'f')
+      ) {
+        c.subjectText = subject;
+        return true;
+      }
+    }
     const names: string[] = [];
     const people = peopleOf(ctx.analysis).people;
     for (let i = c.sentence.index; i >= Math.max(0, c.sentence.index - 2); i--) {
@@ -615,11 +628,21 @@ function causePairs(ctx: WriterContext, s: Sentence): CausePair[] {
   if (because >= 3) {
     let effectEnd = because;
     if (t[effectEnd - 1]?.value === ',') effectEnd -= 1;
-    const effect = clauseOf(ctx, s, 0, effectEnd, true);
+    // "Mary was only eleven, but she kept searching because …": the reason belongs to the
+    // clause just before "because", not to the sentence's first clause.
+    let from = 0;
+    for (let i = 0; i < effectEnd; i++) {
+      if (t[i]!.value === ';') from = i + 1;
+      if (t[i]!.value === ',' && /^(?:and|but|yet|or|so)$/i.test(t[i + 1]?.value ?? ''))
+        from = i + 2;
+    }
+    const effect = clauseOf(ctx, s, from, effectEnd, true);
+    const before = from > 0 ? clauseOf(ctx, s, 0, from) : null;
     const cause = withoutFinalPunctuation(s.text.slice(t[because + 1]!.start));
     if (
       effect &&
-      resolvePronoun(ctx, effect, null) &&
+      clauseEnd(effect) === effectEnd &&
+      resolvePronoun(ctx, effect, before) &&
       cause.split(/\s+/).length >= 3 &&
       !/[,;]/.test(cause)
     )
@@ -697,7 +720,15 @@ export function causeCandidates(
   }
   // Wrong reasons: the other causes of the text, then short statements from elsewhere in it.
   const statements = ctx.analysis.sentences
-    .filter((x) => !x.hasQuotes && x.words >= 5 && x.words <= 16 && standsAlone(x) && !x.speaker)
+    .filter(
+      (x) =>
+        !x.hasQuotes &&
+        x.words >= 5 &&
+        x.words <= 16 &&
+        standsAlone(x) &&
+        !subjectNeedsReferent(x) &&
+        !x.speaker,
+    )
     .map((x) => ({ s: x, text: standAloneStatement(x) }))
     .filter((x): x is { s: Sentence; text: string } => !!x.text && !/\?$/.test(x.text));
   const out: FormCandidate[] = [];
@@ -769,12 +800,21 @@ export function whenCandidates(
         /^(?:it|they|this|that|these|those|his|her|its|their)$/i.test(condition[0]?.value ?? '')
       )
         continue;
+      // "When photographs … were taken, …": the tense of any verb of the condition or result.
       const past =
-        /^(?:was|were|had|did)$/i.test(verb.value) ||
+        condition.some((x) => /^(?:was|were|had|did)$/i.test(x.value)) ||
+        /\b(?:was|were|had|did)\b/i.test(m[3]!) ||
         (verb.pos === 'VERB' &&
           verb.value.toLowerCase() !== verb.lemma.toLowerCase() &&
           !/s$/i.test(verb.value) &&
           !/ing$/i.test(verb.value));
+      // "…, her arms were shaking": a result that points to someone the question does not name.
+      if (/^(?:he|she|his|her|him|they|their|them|it|its|this|these|those)\b/i.test(m[3]!)) {
+        const own =
+          /^(?:they|their|them|it|its)\b/i.test(m[3]!) &&
+          !/^(?:he|she)$/i.test(condition[0]?.value ?? '');
+        if (!own) continue;
+      }
       const happens = past ? 'happened' : 'happens';
       const condText = conditionText === m[2] ? decapitalised(ctx, s, m[2]!) : conditionText;
       const prompt = `What ${happens} ${m[1]!.toLowerCase() === 'if' ? 'if' : 'when'} ${condText}?`;
@@ -814,7 +854,11 @@ export function whenCandidates(
     const pool = calledForm
       ? termPool(ctx, f.answer, f.prompt)
       : [
-          ...found.filter((o) => o !== f && !o.prompt.endsWith('called?')).map((o) => o.answer),
+          // Other results of the text, but not "It falls as rain." out of its sentence.
+          ...found
+            .filter((o) => o !== f && !o.prompt.endsWith('called?'))
+            .map((o) => o.answer)
+            .filter((a) => !/^(?:he|she|it|they|his|her|its|their|this|these)\b/i.test(a)),
           ...otherStatements(ctx, f.sentences, f.answer),
         ];
     if (pool.length < needDistractors) continue;
@@ -839,6 +883,7 @@ function otherStatements(ctx: WriterContext, avoid: number[], like: string): str
   for (const x of shuffle(ctx.analysis.sentences, ctx.random)) {
     if (out.length >= 4) break;
     if (x.hasQuotes || x.speaker || x.words < 4 || x.words > 16 || !standsAlone(x)) continue;
+    if (subjectNeedsReferent(x)) continue;
     if (avoid.some((i) => Math.abs(i - x.index) <= 1)) continue;
     const text = standAloneStatement(x);
     if (!text || /\?$/.test(text)) continue;

@@ -141,10 +141,16 @@ export function writeLesson(
     !story
       ? level >= 6
         ? 'identify the evidence the text gives for one of its main ideas and explain how it supports it'
-        : 'answer questions about the text using facts from it'
+        : young
+          ? 'answer questions about the text using facts from it'
+          : 'find two facts in the text that support its main idea'
       : level >= 6
         ? `support an interpretation of ${themes[0] ? themePhrase(themes[0], ctx) : 'the passage'} with a quotation from the text`
-        : 'answer questions about the text using details from it',
+        : young
+          ? 'answer questions about the text using details from it'
+          : people[0]
+            ? `explain what ${people[0]} learns or what lesson the story teaches, using details from the text`
+            : 'explain the lesson or message of the passage, using details from the text',
   ];
 
   const passages = keyPassages(ctx, young ? 3 : 5);

@@ -20,9 +20,10 @@ import {
   type WriterContext,
 } from './common.js';
 import { chooseDistractors, targetsOf } from './targets.js';
+import { wordGrade } from './familiar.js';
 import { invertedQuestion, spanText } from './clauses.js';
 import { commonVerb } from './gates.js';
-import { antonymsOf, lexFileOf } from './wordnet.js';
+import { antonymsOf, lexFileOf, lookup } from './wordnet.js';
 import { describeWord } from './analyse.js';
 import { isAbout, peopleOf } from './characters.js';
 import { detectGenre, tellsAStory } from './genre.js';
@@ -47,10 +48,13 @@ import {
   needsItsNegation,
   numberSwapFalse,
   oppositeFits,
+  optionFitsBlank,
+  personOptions,
   personSwapFits,
   placeSwapFits,
   subjectNeedsReferent,
   swapContradicted,
+  verbFitsBlank,
 } from './swaps.js';
 
 let counter = 0;
@@ -124,8 +128,27 @@ export function writeMultipleChoice(
     if (out.length >= count + (ctx.spares ?? 2)) break;
     if (ctx.usedSentences.has(s.index)) continue;
     // Abstain rather than pad: fewer choices when fewer distractors pass, never fewer than two.
-    const target = targetsOf(s, ctx, Math.min(2, need))[0];
-    if (!target) continue;
+    // A sentence whose subject is "it" or "they" does not say what it is about.
+    if (subjectNeedsReferent(s)) continue;
+    const found = targetsOf(s, ctx, Math.min(2, need))[0];
+    if (!found) continue;
+    // Every option must fit the blank's grammar as the key does, and a number inside
+    // "twenty-nine" is never blanked.
+    // "_____-walled", "_____-nine": never half of a hyphenated word.
+    if (insideCompound(s.text, found.answer)) continue;
+    const fitting = found.distractors.filter(
+      (d) =>
+        optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
+        (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)),
+    );
+    const target = {
+      ...found,
+      distractors:
+        found.kind === 'person'
+          ? personOptions(ctx.analysis, s.text, found.answer, fitting)
+          : fitting,
+    };
+    if (target.distractors.length < Math.min(2, need)) continue;
     const distractors = chooseDistractors(target, need, ctx.random);
     if (distractors.length < Math.min(2, need)) continue;
     const choices = shuffle([target.answer, ...distractors], ctx.random);
@@ -546,7 +569,10 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
   const out: FillBlankQuestion[] = [];
   for (const s of pickSentences(ctx, count * 2, {})) {
     if (out.length >= (ctx.spares === 0 ? count : count * 2)) break;
-    const target = targetsOf(s, ctx, 0).find((t) => t.kind !== 'number' || ctx.plan.level > 2);
+    if (subjectNeedsReferent(s)) continue;
+    const target = targetsOf(s, ctx, 0).find(
+      (t) => (t.kind !== 'number' || ctx.plan.level > 2) && !insideCompound(s.text, t.answer),
+    );
     if (!target) continue;
     out.push({
       id: nextId(),
@@ -574,10 +600,23 @@ function whatQuestion(ctx: WriterContext, s: Sentence): { prompt: string; answer
   const t = s.tokens;
   let o = c.restStart;
   const objectStart = o;
-  while (t[o] && ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) o++;
+  // "the little boat many times": once the head noun is reached, only more nouns belong to it.
+  let head = false;
+  while (t[o] && ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(t[o]!.pos)) {
+    if (head && t[o]!.pos !== 'NOUN' && t[o]!.pos !== 'PROPN') break;
+    if (t[o]!.pos === 'NOUN' || t[o]!.pos === 'PROPN') head = true;
+    o++;
+  }
   if (o === objectStart || o - objectStart > 5) return null;
   const last = t[o - 1]!;
   if (last.pos !== 'NOUN' && last.pos !== 'PROPN') return null;
+  // "shrinks night by night", "rowed many times": a time phrase, not what the verb acts on.
+  if (
+    /^(?:night|nights|day|days|time|times|year|years|week|weeks|month|months|hour|hours|morning|evening|moment)$/i.test(
+      last.value,
+    )
+  )
+    return null;
   if (t[objectStart]!.pos === 'DET' && /^(?:this|that|these|those)$/i.test(t[objectStart]!.value))
     return null;
   // "called a compositor arranged the letters": a verb after the object means it was not one.
@@ -718,13 +757,19 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   });
   themes.slice(0, 3).forEach((theme) => {
     makers.push(() => {
+      const t = themePhrase(theme, ctx);
+      // "What does the passage suggest about the food / soil?": a text that explains gets questions
+      // filled with what it says (discussion-info.ts), not a theme prompt on a frequent noun.
+      if (explains) return null;
+      // "Why are boats important", not "Why is boats important".
+      const be = !t.includes(' ') && /[^s]s$/.test(t) ? 'are' : 'is';
       const s = pickSentences(ctx, 1, { maxWords: 60 }, has(theme))[0];
       if (!s) return null;
       markUsed(ctx, s);
-      const t = themePhrase(theme, ctx);
+      // A part of the text the question names, not "this part of the text".
       const prompt =
         level <= 5
-          ? `Why is ${t} important in this part of the text?`
+          ? `Why ${be} ${t} important in the ${genre === 'poem' ? 'poem' : story ? 'story' : 'text'}? Use a detail from the text to explain your answer.`
           : `What does the passage suggest about ${t}? Use at least one quotation to support your answer.`;
       return {
         id: nextId(),
@@ -739,16 +784,27 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   makers.push(() => {
     // Mood and imagery are for stories and poems, not an ordinary sentence of an explanation.
     if (explains) return null;
-    const s = pickSentences(ctx, 1, {
-      maxWords: 45,
-      prefer: (x) => 0.5 + Math.abs(x.sentiment) * 2,
-    })[0];
+    // Not a sentence with speech in it: quoted inside a quotation it reads broken.
+    const s = pickSentences(
+      ctx,
+      1,
+      {
+        maxWords: 45,
+        prefer: (x) => 0.5 + Math.abs(x.sentiment) * 2,
+      },
+      // A sentence with images to talk about (two describing words, or a comparison), not "A
+      // year later, Joseph found a strange skull in the cliffs."
+      (x) =>
+        !/["“”]/.test(x.text) &&
+        (x.tokens.filter((t) => t.pos === 'ADJ').length >= 2 ||
+          /\b(?:like|as \w+ as)\b/i.test(x.text)),
+    )[0];
     if (!s) return null;
     markUsed(ctx, s);
     const prompt =
       level <= 5
         ? `Read this sentence again: ${quote(s.text)} What picture does it put in your mind? Which words help you see it?`
-        : `Why do you think the author wrote ${quote(s.text)}? What effect do the words have on the reader?`;
+        : `Read this sentence again: ${quote(s.text)} Which words create a picture or a mood here, and what do they show about this moment in the text?`;
     return {
       id: nextId(),
       kind: 'discussion',
@@ -852,6 +908,16 @@ function blankTerm(sentence: string, term: string): { text: string; word: string
     text: sentence.slice(0, m.index) + BLANK + sentence.slice(m.index + m[0].length),
     word: m[0],
   };
+}
+
+/** A word a class of this level would learn something from matching (not an everyday word). */
+function worthMatching(word: string, level: number): boolean {
+  if (/\s/.test(word) || !/^[a-z]/.test(word)) return false;
+  // "older" is as easy as "old" (an adjective's degrees; "keeper" is not "keep").
+  const base = word.replace(/(?:er|est)$/, '');
+  const grade = Math.min(wordGrade(word), lookup(base, 'adj') ? wordGrade(base) : 99);
+  if (level >= 4 && grade <= 3) return false;
+  return grade >= level - 2.5;
 }
 
 /**
@@ -963,10 +1029,16 @@ export function writeMatching(
       }
     }
     const pairs: MatchingQuestion['pairs'] = [];
-    for (const s of pickSentences(ctx, pairsWanted * 3, { maxWords: 28 })) {
+    for (const s of pickSentences(ctx, pairsWanted * 3, { minWords: 8, maxWords: 28 })) {
       if (pairs.length >= pairsWanted) break;
+      // "The North Wind was _____." says too little to tell one word from another; a sentence
+      // with a quotation in it reads broken inside the pair's own quotation marks.
+      if (s.words < 8 || /["“”]/.test(s.text)) continue;
+      // Words worth matching at this grade: not "father", "rain" or "boat" (issue 22, trivial).
       const target = targetsOf(s, ctx, 0).find(
-        (t) => t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective',
+        (t) =>
+          (t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective') &&
+          worthMatching(t.answer, ctx.plan.level),
       );
       if (
         !target ||

@@ -1,6 +1,13 @@
 import type { Analysis, Sentence } from './analyse.js';
 import { familiarStems, isFamiliar } from './familiar.js';
-import { senseTagCounts, sensesOf, synsetAt, type Synset, type WordNetPos } from './wordnet.js';
+import {
+  lookup,
+  senseTagCounts,
+  sensesOf,
+  synsetAt,
+  type Synset,
+  type WordNetPos,
+} from './wordnet.js';
 
 /**
  * Which sense of a word the passage means, or none when it is not clear: extended Lesk over
@@ -237,7 +244,19 @@ export function chooseSense(
   // Evidence is two or more telling words, not one ("object" does not make "strand" a necklace).
   if ((best.overlap < 1.5 || best.matched < 2) && !dominant) return null;
   // Clear when it wins by a point and a half, or by a third of its own score when that is more.
-  if (margin < Math.max(1.5, best.score / 3)) return null;
+  if (margin < Math.max(1.5, best.score / 3)) {
+    // A sense and its own broader or narrower sense ("a hollow coil that condenses …", "an
+    // apparatus that converts vapor into liquid") are one meaning for a student: the pair must
+    // then win with margin over the rest.
+    const third = scored[2];
+    const linked =
+      best.sense.pointers.some((p) => p.offset === second.sense.offset) ||
+      second.sense.pointers.some((p) => p.offset === best.sense.offset);
+    const clear = !third || second.score - third.score >= Math.max(1.5, second.score / 3);
+    if (linked && clear && best.overlap >= 1.5 && best.matched >= 2)
+      return { sense: best.sense, score: best.score, margin };
+    return null;
+  }
   return { sense: best.sense, score: best.score, margin };
 }
 
@@ -251,6 +270,10 @@ export interface PassageDefinition {
   definition: string;
   sentence: Sentence;
 }
+
+/** Subjects of "X is a …" that are not terms ("The secret is a special fluid …"). */
+const NOT_TERMS =
+  /^(?:the |an? )?(?:secret|key|answer|problem|result|reason|idea|goal|trick|point|truth|difference|question|solution|aim|purpose|hope|plan|thing|rule|lesson|fact|trouble|danger|winter|summer|spring|autumn|today|morning|evening|night|day|year|time|place)$/;
 
 const PREPOSITIONS =
   /^(?:under|over|above|below|in|on|at|by|near|inside|outside|beyond|behind|beneath|between|among|through|across|around|into|from|with|without|during|after|before)\b/;
@@ -292,10 +315,19 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
     // "Under the canopy is the understory": a place, not a term.
     if (PREPOSITIONS.test(t)) return;
     // The definition reads as part of an entry: "the tallest trees", not "The tallest trees".
-    const first = /^[A-Z][a-z]+\b/.exec(definition)?.[0];
-    if (first && isFamiliar(first.toLowerCase()))
+    const first = /^[A-Z][a-z]*\b/.exec(definition)?.[0];
+    if (first && (isFamiliar(first.toLowerCase()) || /^(?:A|An|The)$/.test(first)))
       definition = definition.charAt(0).toLowerCase() + definition.slice(1);
     if (new RegExp(`\\b${t.replace(/[^a-z ]/g, '')}`, 'i').test(definition)) return;
+    // "The secret is a special fluid called a refrigerant": the definition names another term.
+    if (/\b(?:called|known as|named)\b/i.test(definition)) return;
+    // "Water is the key to life in the desert": a figure of speech, not a definition.
+    if (
+      /^the (?:key|heart|secret|center|centre|source|root|basis|answer|cause|reason) (?:to|of|for)\b/i.test(
+        definition,
+      )
+    )
+      return;
     out.set(t, { term: t, definition, sentence });
   };
   for (const s of analysis.sentences) {
@@ -305,7 +337,11 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
     let m = new RegExp(`^(?:an? |the )?${TERM} is ((?:an?|the) .+)$`).exec(
       text.charAt(0).toLowerCase() + text.slice(1),
     );
-    if (m && !/^the (?:first|last|most|best|only|same)\b/.test(m[2]!))
+    if (
+      m &&
+      !/^the (?:first|last|most|best|only|same)\b|^(?:the|an?) [a-z]+est\b/.test(m[2]!) &&
+      !NOT_TERMS.test(m[1]!)
+    )
       add(m[1]!, trimDefinition(m[2]!), s);
     // "This build-up of charge on the surface of an object is called static electricity."
     m = new RegExp(`^(.+?) (?:is|are) (?:called|known as) (?:an? |the )?${TERM}[.!]$`).exec(text);
@@ -327,21 +363,42 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       if (!term || (term.pos !== 'NOUN' && term.pos !== 'ADJ') || !/^[a-z]/.test(term.value))
         return;
       // A two-word term when WordNet-like ("static electricity"): the next noun joins it.
+      // Not "the harmattan blows from the northeast": the noun joins only when the two words
+      // end the name (punctuation next) or WordNet lists them as one.
       const next = after[1];
+      const afterNext = s.tokens[s.tokens.indexOf(next ?? term) + 1];
       const termText =
-        next && next.pos === 'NOUN' && /^[a-z]/.test(next.value) && next.start === term.end + 1
+        next &&
+        next.pos === 'NOUN' &&
+        /^[a-z]/.test(next.value) &&
+        next.start === term.end + 1 &&
+        (!afterNext ||
+          afterNext.pos === 'PUNCT' ||
+          !!lookup(`${term.value} ${next.value}`.toLowerCase(), 'noun'))
           ? `${term.value} ${next.value}`
           : term.value;
+      const termEnd = termText.includes(' ') ? next! : term;
+      const following = s.tokens[s.tokens.indexOf(termEnd) + 1];
       // "The tallest trees, called emergents, rise …": the name set off by commas.
       const commaBefore = s.tokens[i - 1]!.value === ',';
-      if (commaBefore && after[termText.includes(' ') ? 2 : 1]?.value !== ',') return;
+      // "…, called the condenser." ends the sentence: the name is set off all the same.
+      if (commaBefore && following && !/^[,.!?;]$/.test(following.value)) return;
       const head = commaBefore ? i - 2 : i - 1;
       let j = head;
       let opened = -1;
       while (j >= 0) {
         const t = s.tokens[j]!;
+        // "a dry, dusty wind": a comma between two describing words.
+        const between =
+          t.value === ',' &&
+          s.tokens[j - 1]?.pos === 'ADJ' &&
+          ['ADJ', 'NOUN'].includes(s.tokens[j + 1]?.pos ?? '');
         const ok =
           ['ADJ', 'NOUN', 'NUM'].includes(t.pos) ||
+          between ||
+          (t.pos === 'ADV' &&
+            ['NOUN', 'ADJ'].includes(s.tokens[j + 1]?.pos ?? '') &&
+            !!lookup(t.normal, 'adj')) ||
           (t.pos === 'DET' && /^(?:an?|the|some)$/i.test(t.value)) ||
           (t.pos === 'ADP' && t.normal === 'of') ||
           (t.pos === 'CCONJ' && /^(?:and|or)$/.test(t.normal)) ||
@@ -357,6 +414,16 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
         .trim()
         .replace(/^(?:of|and|or)\s+/, '');
       if (!/\b[a-z]+\b/.test(np) || s.tokens[head]?.pos !== 'NOUN') return;
+      // "a pump called the compressor squeezes the warm gas": the class and what the term does.
+      const verb = following && following.pos === 'VERB' && /s$|ed$/.test(following.value);
+      if (verb && !commaBefore) {
+        const rest = text.slice(following.start).replace(/[.!?]$/, '');
+        const vp = trimDefinition(`${np} that ${rest}`);
+        if (vp && vp.split(/\s+/).length <= 16) {
+          add(termText, vp, s);
+          return;
+        }
+      }
       add(termText, trimDefinition(np), s);
     });
     // "the cambium, or growing layer," and "the cambium, a thin layer of living cells,"
@@ -367,7 +434,47 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       const rest = text.slice((c.index ?? 0) + c[0].length);
       if (/^(?:or|and)\b/.test(rest) || /^[^,]*,\s*(?:or|and)\b/.test(rest)) continue;
       const def = c[2]!.replace(/^or /, '');
+      // "the surface, or where people dig wells": another place, not another name.
+      if (
+        /^(?:where|when|which|who|whom|how|why|what|if|whether|to|in|on|at|by|from|with)\b/.test(
+          def,
+        )
+      )
+        continue;
       add(c[1]!, trimDefinition(def), s);
+    }
+    // "huge aquifers, layers of rock and sand that hold water underground," and
+    // "desertification, the process by which fertile land slowly turns into desert."
+    for (const c of text.matchAll(
+      /\b([a-z]{4,}), ((?:the|an?) [a-z ]{3,80}|(?:[a-z]+ )?[a-z]{3,}s (?:of|that|who|which|where) [a-z ]{3,70})(?:, |[.!]$)/g,
+    )) {
+      const term = c[1]!;
+      const def = c[2]!;
+      const at = c.index ?? 0;
+      if (at === 0 || NOT_TERMS.test(term)) continue;
+      const token = s.tokens.find((t) => t.start === at && t.value === term);
+      if (!token || token.pos !== 'NOUN') continue;
+      // Not a superlative or an order ("the fennec fox, the smallest fox"), not a list.
+      if (/^the (?:[a-z]+est|first|last|most|best|only|same|one|other)\b/.test(def)) continue;
+      const rest = text.slice(at + c[0].length);
+      if (/^(?:or|and)\b/.test(rest) || /^[^,]*,\s*(?:or|and)\b/.test(rest)) continue;
+      if (/, (?:and|or) /.test(def) || /^(?:and|or|but|nor|yet)\b/.test(def)) continue;
+      // "A shade of sadness, a blush of shame": a parallel in a list, not a definition.
+      const before = s.tokens[s.tokens.indexOf(token) - 1];
+      if (before && /^(?:of|and|or)$/i.test(before.value)) continue;
+      // "During the rainy season, the river rises …", "Inside a cloud, the little drops bump …":
+      // the comma closes an opening phrase (no verb before it), and a clause follows.
+      const lead = s.tokens.slice(0, s.tokens.indexOf(token));
+      if (!lead.some((t) => t.pos === 'VERB' || t.pos === 'AUX')) continue;
+      // "the rainy season, the river rises …": a new clause, not an appositive.
+      const defTokens = s.tokens.filter(
+        (t) => t.start > at + term.length + 1 && t.end <= at + c[0].length,
+      );
+      const head = defTokens.findIndex((t) => t.pos === 'NOUN');
+      if (head < 0 || ['VERB', 'AUX'].includes(defTokens[head + 1]?.pos ?? '')) continue;
+      // A plural appositive goes with a plural term ("aquifers, layers of …").
+      if (!/^(?:the|an?) /.test(def) && !/s$/.test(term)) continue;
+      add(term, trimDefinition(def), s);
     }
   }
   definitionCache.set(analysis, out);

@@ -10,6 +10,7 @@ import { wordGrade } from './familiar.js';
 import {
   agreedPos,
   chooseGloss,
+  circular,
   glossGrade,
   tidyDefinition,
   writeVocabulary,
@@ -337,5 +338,131 @@ describe('vocabulary: level, sense and the passage (issue 22 rows, own examples)
     expect(passageDefinitions(analyse(text)).get('condensation')?.definition).toBe(
       'the change when the warm air cools and turns into tiny drops of water',
     );
+  });
+});
+
+describe('vocabulary: the raters’ round-4 defect classes, on new dev passages (own sentences)', () => {
+  it('level: a word inside a name is not taught ("the North Wind" is not wind, moving air)', () => {
+    const text =
+      'The North Wind came rushing down from the mountains. He snatched the blanket and carried it away. ' +
+      '"Come back!" cried Mira, but the North Wind did not listen. The North Wind lived on the highest peak, ' +
+      'where icicles hung from his beard. At last the wind agreed, and the wind blew softly all winter.';
+    const items = writeVocabulary(context(text, '4th Grade (Year 5)'), 8);
+    expect(items.map((v) => v.term)).not.toContain('wind');
+    expect(items.map((v) => v.definition).join(' | ')).not.toMatch(/pressure/);
+  });
+
+  it('level: a familiar word is not taught in its everyday sense even when it recurs ("rain", "wind")', () => {
+    const text =
+      'In the monsoon, rain falls for weeks. The rain fills the rivers, and farmers wait for the rain to plant rice. ' +
+      'The wind turns in summer. The wind blows from the sea, and the wind carries wet air over the land. ' +
+      'A monsoon is a seasonal wind that brings heavy rain.';
+    const terms = writeVocabulary(context(text, '6th Grade (Year 7)'), 8).map((v) => v.term);
+    expect(terms).not.toContain('rain');
+    expect(terms).not.toContain('wind');
+    expect(terms).toContain('monsoon');
+  });
+
+  it('thin or circular: a closed compound is not glossed by its own parts ("rooftop: the top of a roof")', () => {
+    expect(circular('rooftop', 'the top of a roof')).toBe(true);
+    expect(circular('sunlight', 'the light of the sun')).toBe(true);
+    expect(circular('dazzling', 'dazzling brightness')).toBe(true);
+    expect(circular('scientist', 'a person with advanced knowledge of one or more sciences')).toBe(
+      true,
+    );
+    expect(
+      chooseGloss(
+        [{ definition: 'a vessel for fishing', grade: 3, source: 'wordnet' }],
+        5,
+        'fishing boat',
+      ),
+    ).toBeNull();
+    // A class word alone is a fair definition.
+    expect(circular('rainforest', 'a forest with heavy annual rainfall')).toBe(false);
+  });
+
+  it('sense: the passage’s definitions in more shapes (called the X + verb, plural and "the" appositives)', () => {
+    const text =
+      'A refrigerator moves heat out of the box. Next, a pump called the compressor squeezes the warm gas. ' +
+      'The hot gas flows through coils on the back of the machine, called the condenser. ' +
+      'In winter, a dry, dusty wind called the harmattan blows from the northeast. ' +
+      'Beneath the desert lie huge aquifers, layers of rock and sand that hold water underground. ' +
+      'Much of the land is a flat plain of gravel, called a reg. ' +
+      'The secret is a special fluid called a refrigerant, which boils at a low temperature.';
+    const defs = passageDefinitions(analyse(text));
+    expect(defs.get('compressor')?.definition).toBe('a pump that squeezes the warm gas');
+    // Only the nearest noun phrase is read: "the machine" alone would be wrong, so nothing.
+    expect(defs.get('condenser')?.definition ?? '').not.toBe('the machine');
+    expect(defs.get('harmattan')?.definition).toBe('a dry, dusty wind');
+    expect(defs.has('harmattan blows')).toBe(false);
+    expect(defs.get('aquifers')?.definition).toBe(
+      'layers of rock and sand that hold water underground',
+    );
+    expect(defs.get('reg')?.definition).toBe('a flat plain of gravel');
+    // "The secret is a special fluid called a refrigerant" defines the refrigerant, not "secret".
+    expect(defs.has('secret')).toBe(false);
+  });
+
+  it('sense: an opening phrase or a list is not an appositive', () => {
+    const text =
+      'During the rainy season, the river rises by ten meters and floods the forest. ' +
+      'Inside a cloud, the little drops bump into each other. ' +
+      'A shade of sadness, a blush of shame, came over his face. ' +
+      'The fennec fox, the smallest fox in the world, hunts at night.';
+    const defs = passageDefinitions(analyse(text));
+    expect(defs.has('season')).toBe(false);
+    expect(defs.has('cloud')).toBe(false);
+    expect(defs.has('sadness')).toBe(false);
+    expect(defs.has('fox')).toBe(false);
+  });
+
+  it('one meaning, one entry: two words sharing a sense are not both listed (no ambiguous matching)', () => {
+    const text =
+      'Families kept a wooden icebox in the kitchen, and an iceman delivered ice every few days. ' +
+      'Later the electric refrigerator replaced the icebox. The refrigerator keeps food cold, and a ' +
+      'refrigerator needs no ice. Today every kitchen has a refrigerator, and the icebox is gone.';
+    const items = writeVocabulary(context(text, '8th Grade (Year 9)'), 8);
+    const definitions = items.map((v) => v.definition.toLowerCase());
+    expect(new Set(definitions).size).toBe(definitions.length);
+    expect(definitions.join(' | ')).not.toMatch(/white goods/);
+  });
+
+  it('glosses: dictionary shorthand is cut ("etc", a list of "or"s)', () => {
+    expect(
+      tidyDefinition('underground bed or layer yielding ground water for wells and springs etc'),
+    ).toBe('underground bed or layer yielding ground water for wells and springs');
+    expect(
+      tidyDefinition('extraordinarily large in size or extent or amount or power or degree'),
+    ).toBe('extraordinarily large');
+    expect(
+      tidyDefinition(
+        'belonging to times long past especially of the historical period before the fall of the Western Roman Empire',
+      ),
+    ).toBe('belonging to times long past');
+  });
+});
+
+describe('discussion and objectives: no vague or broken prompts (own passages)', () => {
+  it('asks "Why are boats important in the story?", names the story, and gives no story theme to an explanation', async () => {
+    const story =
+      'Nora lived with her grandfather on a small island. Every night the boats came home past the rock. ' +
+      'One night a storm came, and the boats were still out at sea. Nora rowed to the lighthouse alone. ' +
+      'She lit the lamp with her last match, and the boats turned toward the light. The boats reached the harbor, ' +
+      'and the fishermen thanked her. Nora was tired, but she was proud. The boats stayed safe all winter.';
+    const generator = createInProcessLocalGenerator();
+    const doc = await generator.generate({
+      name: 'The Lantern',
+      subject: 'English',
+      grade: '5th Grade (Year 6)',
+      type: 'Lesson',
+      referenceText: story,
+      descriptionText: '',
+    });
+    const prompts = doc.sections.flatMap((s) => s.questions).map((q) => q.prompt);
+    for (const p of prompts) {
+      expect(p).not.toMatch(/\bis \w+s important\b/);
+      expect(p).not.toMatch(/this part of the text/);
+    }
+    expect(doc.lesson?.objectives.join(' | ')).not.toMatch(/answer questions about the text/);
   });
 });

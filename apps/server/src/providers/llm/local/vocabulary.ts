@@ -48,7 +48,9 @@ export function morphologyPos(word: string): Pos | null {
   const w = word.toLowerCase();
   if (w.length < 6) return null;
   if (/(?:tion|sion|ment|ness|ity|ance|ence|ship|hood|ism|ist)s?$/.test(w)) return 'NOUN';
-  if (/(?:able|ible|ous|ful|less|ive|ical|ish)$/.test(w)) return 'ADJ';
+  // "-ive" is also a noun ending ("preservative", "detective"): trusted only when WordNet has no such noun.
+  if (/(?:able|ible|ous|ful|less|ical|ish)$/.test(w) || (/ive$/.test(w) && !lookup(w, 'noun')))
+    return 'ADJ';
   if (/(?:ize|ify)(?:s|d)?$|(?:iz|if)(?:ed|ing)$/.test(w)) return 'VERB';
   // "quickly" from the adjective "quick", "happily" from "happy"; not "family" or "supply".
   if (/ly$/.test(w)) {
@@ -223,11 +225,23 @@ function singleWords(analysis: Analysis, compounds: Map<string, Candidate>): Can
       lexFile: -2,
       uses: [],
     };
+    // "the North Wind", "the Great Green Wall": a capitalised use inside a sentence is part of a
+    // name, and so is a capitalised first word when the passage writes the word as a name elsewhere.
+    const named = info.sentences.some((index) =>
+      analysis.sentences[index]?.tokens.some(
+        (t, k) =>
+          k > 0 &&
+          (t.lemma ?? t.value).toLowerCase() === info.lemma &&
+          /^[A-Z]/.test(t.value) &&
+          !/^["“‘'(]$/.test(analysis.sentences[index]!.tokens[k - 1]!.value),
+      ),
+    );
     for (const index of info.sentences) {
       const sentence = analysis.sentences[index];
       if (!sentence) continue;
       for (const token of sentence.tokens) {
         if (token.pos !== info.pos || token.lemma.toLowerCase() !== info.lemma) continue;
+        if (/^[A-Z]/.test(token.value) && (named || sentence.tokens.indexOf(token) > 0)) continue;
         if (inCompound.has(`${sentence.index}:${token.start}`)) continue;
         // Part of a hyphenated word ("self-denial"): not the word on its own.
         const around = sentence.text.charAt(token.start - 1) + sentence.text.charAt(token.end);
@@ -250,6 +264,22 @@ function singleWords(analysis: Analysis, compounds: Map<string, Candidate>): Can
  */
 function confirmPos(c: Candidate): boolean {
   if (c.compound) return true;
+  // "sat at her loom": every use after a determiner or a possessive is the noun.
+  if (
+    c.pos === 'VERB' &&
+    c.uses.length > 0 &&
+    lookup(c.lemma, 'noun') &&
+    c.uses.every(({ sentence: s, token: t }) => {
+      const prev = s.tokens[s.tokens.indexOf(t) - 1];
+      return (
+        !!prev && (prev.pos === 'DET' || /^(?:his|her|their|its|my|our|your)$/i.test(prev.value))
+      );
+    })
+  ) {
+    c.pos = 'NOUN';
+    c.familiarity = frequencyOf(c.lemma, 'noun');
+    return true;
+  }
   const agreed: Candidate['uses'] = [];
   let disagreed = 0;
   for (const use of c.uses.slice(0, 6)) {
@@ -271,11 +301,22 @@ function confirmPos(c: Candidate): boolean {
       !!lookup(t.value.toLowerCase(), 'adj') &&
       (!next || next.pos !== 'NOUN');
     // "visits increase, not decrease": after "not", "to" or a modal a bare "noun" is a verb.
+    // "sat at her loom": a "verb" after a determiner or a possessive is a noun.
+    const afterDeterminer =
+      t.pos === 'VERB' &&
+      !!prev &&
+      (prev.pos === 'DET' || /^(?:his|her|their|its|my|our|your)$/i.test(prev.value));
     const afterVerbCue =
       t.pos === 'NOUN' &&
       !!prev &&
       /^(?:not|to|will|would|can|could|shall|should|must|may|might|did|does|do)$/i.test(prev.value);
-    if (beforeDeterminer || predicative || afterVerbCue || agreedPos(s, t) !== c.pos)
+    if (
+      beforeDeterminer ||
+      predicative ||
+      afterVerbCue ||
+      afterDeterminer ||
+      agreedPos(s, t) !== c.pos
+    )
       disagreed += 1;
     else agreed.push(use);
   }
@@ -312,6 +353,19 @@ export function tidyDefinition(definition: string): string {
     .replace(/\s+([,.])/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
+  // Dictionary shorthand a student does not read: "… for wells and springs etc", "white goods".
+  d = d
+    .replace(/,?\s+etc\.?$/i, '')
+    .replace(/^white goods\b/i, 'a kitchen machine')
+    .trim();
+  // "extraordinarily large in size or extent or amount or power or degree": the list says less
+  // than the word; cut before it.
+  d = d.replace(/\s+(?:in|of|by)\s+[a-z]+(?:\s+or\s+[a-z]+){2,}$/i, '');
+  // "belonging to times long past especially of the historical period before the fall of the
+  // Western Roman Empire": the qualification after "especially" is a dictionary's, not the text's.
+  const especially = /\s(?:especially|specifically|particularly)\s/.exec(d);
+  if (especially && d.slice(0, especially.index).split(/\s+/).length >= 3)
+    d = d.slice(0, especially.index).replace(/[;,]\s*$/, '');
   if (d.length > 120) {
     // Cut at a clause ("… usually fused together …", ", which …"), never inside a word.
     const clause = /,\s|\s(?:usually|especially|typically|often|that is|as in|and by)\s/g;
@@ -374,21 +428,40 @@ function wordBase(word: string): string {
   return w;
 }
 
-/** True when a definition explains a word by itself ("cheerful: full of cheer"). */
+/**
+ * True when a definition explains a word by itself ("cheerful: full of cheer"), or a closed
+ * compound by one of its parts ("rooftop: the top of a roof", "sunlight: the light of the sun").
+ */
 export function circular(word: string, definition: string): boolean {
   const base = wordBase(word);
-  return definition
+  const w0 = word.toLowerCase();
+  const said = definition
     .toLowerCase()
     .split(/[^a-z]+/)
-    .filter((w) => w.length >= 3)
-    .some((w) => {
-      const b = wordBase(w);
-      return (
-        b === base ||
-        (b.length >= 5 && base.startsWith(b)) ||
-        (base.length >= 5 && b.startsWith(base))
-      );
-    });
+    .filter((w) => w.length >= 3);
+  // Both parts of a closed compound ("rooftop": roof, top); one is a fair class ("rainforest:
+  // a forest with heavy rainfall").
+  if (/^[a-z]{6,}$/.test(w0))
+    for (let i = 3; i <= w0.length - 3; i++) {
+      const head = w0.slice(0, i);
+      const tail = w0.slice(i);
+      if (!isFamiliar(head) || !(isFamiliar(tail) || isFamiliar(wordBase(tail)))) continue;
+      const has = (part: string) => said.some((w) => w === part || wordBase(w) === wordBase(part));
+      if (has(head) && has(tail)) return true;
+    }
+  return said.some((w) => {
+    const b = wordBase(w);
+    // "scientist: … one or more sciences": a shared root of five letters or more that is over
+    // half of the longer word (not "rainforest" and "rainfall").
+    let shared = 0;
+    while (shared < Math.min(w.length, w0.length) && w[shared] === w0[shared]) shared += 1;
+    return (
+      b === base ||
+      (b.length >= 5 && base.startsWith(b)) ||
+      (base.length >= 5 && b.startsWith(base)) ||
+      (shared >= 5 && shared >= 0.55 * Math.max(w.length, w0.length))
+    );
+  });
 }
 
 export interface Gloss {
@@ -409,8 +482,12 @@ export function chooseGloss(options: Gloss[], level: number, lemma: string): Glo
   const self =
     words.length === 1
       ? (d: string) => circular(words[0]!, d)
-      : // A compound explained by all its own words ("ice crystal: small crystals of ice") teaches nothing.
-        (d: string) => new RegExp(`\\b${lemma}`, 'i').test(d) || words.every((w) => circular(w, d));
+      : // A compound explained by all its own words ("ice crystal: small crystals of ice") teaches
+        // nothing, nor a short gloss that repeats one of them ("fishing boat: a vessel for fishing").
+        (d: string) =>
+          new RegExp(`\\b${lemma}`, 'i').test(d) ||
+          words.every((w) => circular(w, d)) ||
+          (d.split(/\s+/).length <= 4 && words.some((w) => circular(w, d)));
   const usable = options.filter((o) => o.definition.length >= 3 && !self(o.definition));
   const target = Math.max(3, level);
   // The passage's own words are at the passage's level: they get two grades of grace.
@@ -488,7 +565,9 @@ function worth(
   );
   const termGrade = Math.max(...grades);
   // A key term may still be one in a sense of its own ("type" as metal letters): checked with the sense.
-  const easy = familiar || (!defined && termGrade < level - 2.5);
+  // (Two grades up to grade 8: "warehouse" and "chemical", about grade 6, are below a grade-8
+  // class; two and a half above it, where Tier-2 words such as "immigrant" (8) still teach.)
+  const easy = familiar || (!defined && termGrade < level - (level >= 9 ? 2.5 : 2));
   if (easy && !key) return { score: 0, familiar, easy };
   // A compound of words the class knows means what its words say ("printing shop", "low
   // temperature", "school assignment"): only a defined or recurring one is a term.
@@ -584,7 +663,10 @@ export function writeVocabulary(
 
   const out: VocabularyItem[] = [];
   const taken = new Set<string>();
-  for (const { c, easy } of ranked) {
+  // One meaning, one entry: "icebox" and "refrigerator" share a WordNet sense, and two equal
+  // meanings make a matching set ambiguous.
+  const meanings = new Set<string>();
+  for (const { c, easy, familiar } of ranked) {
     if (out.length >= count) break;
     if (taken.has(c.lemma) || [...taken].some((t) => t.split(' ').includes(c.lemma))) continue;
     if (!confirmPos(c)) {
@@ -644,12 +726,24 @@ export function writeVocabulary(
       const everyday = !choice || usual === choice.sense.offset;
       const domain = c.pos === 'NOUN' && !!choice && DOMAIN_LEXFILES.has(choice.sense.lexFile);
       const usualSense = usual === undefined ? undefined : synsetAt(usual, wnPos);
+      // An everyday word in another sense needs the passage clearly on that sense's side ("type"
+      // among printers wins by 7; a "dog" that Lesk reads as a person would not).
       const distinct =
-        !!choice && !everyday && !!usualSense && !sensesRelated(choice.sense, usualSense);
-      if (!(domain && (!everyday || c.count >= 3)) && !distinct) {
+        !!choice &&
+        !everyday &&
+        !!usualSense &&
+        !sensesRelated(choice.sense, usualSense) &&
+        (!familiar || choice.margin >= 3);
+      // A word on the familiar list ("rain", "wind", "heat") is an everyday word even in a text
+      // about weather or heat: taught only in a sense apart from its everyday one.
+      if (!(domain && !familiar && (!everyday || c.count >= 3)) && !distinct) {
         trace?.(c.lemma, 'everyday word in its everyday sense');
         continue;
       }
+      trace?.(
+        c.lemma,
+        `everyday word in another sense (margin ${choice?.margin.toFixed(2)}): ${choice?.sense.definition}`,
+      );
     }
     const gloss = chooseGloss(options, level, c.lemma);
     if (!gloss) {
@@ -657,6 +751,27 @@ export function writeVocabulary(
         c.lemma,
         `no gloss at grade: ${options.map((o) => `${o.source} ${o.grade.toFixed(1)} "${o.definition}"`).join('; ')}`,
       );
+      continue;
+    }
+    const meaning = gloss.source === 'passage' || !choice ? '' : `${wnPos}:${choice.sense.offset}`;
+    // The passage uses two words the dictionary gives one meaning ("icebox" and "refrigerator"):
+    // it tells them apart, so the shared gloss would mislead.
+    if (
+      meaning &&
+      choice!.sense.words.some(
+        (w) =>
+          !c.lemma.includes(w.toLowerCase()) &&
+          !w.toLowerCase().includes(c.lemma) &&
+          !w.includes('_') &&
+          passageWords.has(w.toLowerCase()),
+      )
+    ) {
+      trace?.(c.lemma, 'the passage uses a synonym of this sense as another word');
+      continue;
+    }
+    const said = gloss.definition.toLowerCase();
+    if ((meaning && meanings.has(meaning)) || meanings.has(said)) {
+      trace?.(c.lemma, 'same meaning as a word already listed');
       continue;
     }
     const sentence =
@@ -673,6 +788,8 @@ export function writeVocabulary(
           ? c.lemma
           : form;
     taken.add(c.lemma);
+    if (meaning) meanings.add(meaning);
+    meanings.add(said);
     out.push({
       term,
       partOfSpeech: LABELS[c.pos],
