@@ -48,10 +48,13 @@ import {
   needsItsNegation,
   numberSwapFalse,
   oppositeFits,
+  optionFitsBlank,
+  personOptions,
   personSwapFits,
   placeSwapFits,
   subjectNeedsReferent,
   swapContradicted,
+  verbFitsBlank,
 } from './swaps.js';
 
 let counter = 0;
@@ -125,8 +128,27 @@ export function writeMultipleChoice(
     if (out.length >= count + (ctx.spares ?? 2)) break;
     if (ctx.usedSentences.has(s.index)) continue;
     // Abstain rather than pad: fewer choices when fewer distractors pass, never fewer than two.
-    const target = targetsOf(s, ctx, Math.min(2, need))[0];
-    if (!target) continue;
+    // A sentence whose subject is "it" or "they" does not say what it is about.
+    if (subjectNeedsReferent(s)) continue;
+    const found = targetsOf(s, ctx, Math.min(2, need))[0];
+    if (!found) continue;
+    // Every option must fit the blank's grammar as the key does, and a number inside
+    // "twenty-nine" is never blanked.
+    // "_____-walled", "_____-nine": never half of a hyphenated word.
+    if (insideCompound(s.text, found.answer)) continue;
+    const fitting = found.distractors.filter(
+      (d) =>
+        optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
+        (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)),
+    );
+    const target = {
+      ...found,
+      distractors:
+        found.kind === 'person'
+          ? personOptions(ctx.analysis, s.text, found.answer, fitting)
+          : fitting,
+    };
+    if (target.distractors.length < Math.min(2, need)) continue;
     const distractors = chooseDistractors(target, need, ctx.random);
     if (distractors.length < Math.min(2, need)) continue;
     const choices = shuffle([target.answer, ...distractors], ctx.random);
@@ -569,9 +591,11 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
     for (const s of sentences) {
       if (out.length >= wanted) break;
       if (ctx.usedSentences.has(s.index)) continue;
+      if (subjectNeedsReferent(s)) continue;
       const target = targetsOf(s, ctx, 0).find(
         (t) =>
           (t.kind !== 'number' || ctx.plan.level > 2) &&
+          !insideCompound(s.text, t.answer) &&
           !(/^\p{Lu}/u.test(t.answer) && obviousName(t.answer)) &&
           !listItem(s, t.start, t.end) &&
           !setPhrase(s, t.start, t.end) &&

@@ -1,5 +1,5 @@
 import type { Analysis, Sentence, Token } from './analyse.js';
-import { lookup } from './wordnet.js';
+import { frequencyOf, lookup } from './wordnet.js';
 
 /**
  * Checks on statements made false by swapping one word (true/false items and the wrong options
@@ -375,4 +375,107 @@ export function numberSwapFalse(statement: string, answer: string, swap: string)
   if (/(?:about|around|nearly|almost|roughly|some|approximately)\s*$/.test(before))
     return Math.abs(a - b) >= 0.25 * Math.max(a, b);
   return true;
+}
+
+/**
+ * Cloze options must fit the blank's grammar as well as the key does: for a describing word,
+ * no word that is mostly a noun ("Grandpa Tom was _____": quiet / stone / iron); for a noun, no
+ * word the passage uses only as a verb ("Twice a _____ turned the boat": wave / spread) and the
+ * same number as the key (wave / waves).
+ */
+export function optionFitsBlank(
+  analysis: Analysis,
+  kind: string,
+  answer: string,
+  option: string,
+): boolean {
+  const o = option.toLowerCase();
+  if (o.includes(' ')) return true;
+  if (kind === 'adjective') {
+    if (analysis.words.has(`NOUN:${o}`) && !analysis.words.has(`ADJ:${o}`)) return false;
+    const noun = frequencyOf(o, 'noun');
+    const adj = frequencyOf(o, 'adj');
+    if (adj < 0 && noun >= 0) return false;
+    if (noun > Math.max(0, adj) * 2 + 1) return false;
+    return true;
+  }
+  if (kind === 'noun') {
+    const asNoun = [...analysis.words.values()].some(
+      (w) => w.pos === 'NOUN' && (w.lemma === o || w.forms.has(o)),
+    );
+    const asOther = [...analysis.words.values()].some(
+      (w) => w.pos !== 'NOUN' && (w.lemma === o || w.forms.has(o)),
+    );
+    if (asOther && !asNoun) return false;
+    const plural = (x: string) => {
+      const w = x.toLowerCase();
+      if (!/s$/.test(w) || /(?:ss|us|is)$/.test(w)) return false;
+      return !lookup(w, 'noun') || !!lookup(w.replace(/e?s$/, ''), 'noun');
+    };
+    if (plural(answer) !== plural(o)) return false;
+    return true;
+  }
+  return true;
+}
+
+/**
+ * Names offered for a blank: no two names of one person ("Richard" and "Richard Anning"), and
+ * when the sentence shows the person's gender ("_____ taught herself", "Her father, _____"),
+ * only people the passage shows to be of the key's gender.
+ */
+export function personOptions(
+  analysis: Analysis,
+  sentence: string,
+  answer: string,
+  options: string[],
+): string[] {
+  const kept: string[] = [];
+  const words = (x: string) => x.toLowerCase().split(/\s+/);
+  const taken = [answer];
+  const gendered = MALE_WORDS.test(sentence) || FEMALE_WORDS.test(sentence);
+  const g = genderOf(analysis, answer);
+  for (const o of options) {
+    if (taken.some((t) => words(t).some((w) => words(o).includes(w)))) continue;
+    if (gendered && (!g || genderOf(analysis, o) !== g)) continue;
+    kept.push(o);
+    taken.push(o);
+  }
+  return kept;
+}
+
+/** What follows a verb: an object, a describing word, a preposition, or nothing. */
+function frameAfter(tokens: Token[], i: number): string {
+  const next = tokens[i + 1];
+  if (!next) return 'end';
+  if (['DET', 'NOUN', 'PROPN', 'PRON', 'NUM'].includes(next.pos)) return 'obj';
+  if (next.pos === 'ADJ') return 'adj';
+  if (next.pos === 'ADP' || next.pos === 'PART') return 'prep';
+  if (next.pos === 'ADV') return 'adv';
+  return 'end';
+}
+
+/**
+ * A verb offered for a blank must be one the passage uses in the same frame as the key ("The
+ * captain _____ and shook her hand": bowed, not said or told, which need an object; "the other
+ * half _____ dark": stays, not happens).
+ */
+export function verbFitsBlank(
+  analysis: Analysis,
+  sentence: Sentence,
+  start: number,
+  option: string,
+): boolean {
+  const at = sentence.tokens.findIndex((t) => t.start === start);
+  if (at < 0) return true;
+  const frame = frameAfter(sentence.tokens, at);
+  const o = option.toLowerCase();
+  let seen = false;
+  for (const s of analysis.sentences) {
+    s.tokens.forEach((t, i) => {
+      if (t.normal !== o && t.value.toLowerCase() !== o) return;
+      if (frameAfter(s.tokens, i) === frame) seen = true;
+    });
+    if (seen) return true;
+  }
+  return false;
 }
