@@ -1,5 +1,6 @@
+import { GOOGLE_FORMS_RESULT_PARAM } from '@chapterwise/shared';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import {
   isRouteErrorResponse,
   Links,
@@ -7,13 +8,13 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
   type LinksFunction,
 } from 'react-router';
 import type { Route } from './+types/root';
 import { Footer } from './components/layout/footer';
-import { GoogleFormsReturn } from './features/materials';
 import { Header } from './components/layout/header';
 import { NotFound } from './components/layout/not-found';
 import { useNonce } from './lib/nonce';
@@ -69,10 +70,24 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
+// Loaded only when Google sends a teacher back: every other page does without the materials
+// feature's code (issue 18).
+const GoogleFormsReturn = lazy(() =>
+  import('./features/materials/components/google-forms-return').then((module) => ({
+    default: module.GoogleFormsReturn,
+  })),
+);
+
 export default function App() {
+  const { search } = useLocation();
+  const returningFromGoogle = new URLSearchParams(search).has(GOOGLE_FORMS_RESULT_PARAM);
   return (
     <>
-      <GoogleFormsReturn />
+      {returningFromGoogle ? (
+        <Suspense fallback={null}>
+          <GoogleFormsReturn />
+        </Suspense>
+      ) : null}
       <Outlet />
     </>
   );

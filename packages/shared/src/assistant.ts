@@ -1,3 +1,4 @@
+import './zod-setup.js';
 import { z } from 'zod';
 import { GRADES, REFERENCE_TEXT_MAX_CHARS } from './materials.js';
 

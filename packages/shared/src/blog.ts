@@ -1,5 +1,7 @@
+import './zod-setup.js';
 import { z } from 'zod';
 import { BLOG_CATEGORY_NAMES } from './blog-categories.js';
+import { BLOG_LIMITS } from './blog-constants.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants.js';
 import { slugify } from './slug.js';
 
@@ -11,32 +13,6 @@ import { slugify } from './slug.js';
  */
 export const BLOG_SORTS = ['newest', 'oldest', 'title', 'recommended', 'relevance'] as const;
 export type BlogSort = (typeof BLOG_SORTS)[number];
-
-/** Limits of every blog field, shared by the editor form and the API. */
-export const BLOG_LIMITS = {
-  search: 200,
-  title: 160,
-  url: 120,
-  summary: 300,
-  markdown: 100_000,
-  tags: 12,
-  tag: 40,
-  authorName: 60,
-  authorBio: 600,
-  /** Pictures (thumbnail, author photo): jpeg, png or webp up to 5 MB, checked by content. */
-  imageBytes: 5 * 1024 * 1024,
-} as const;
-
-/** Thumbnails are re-encoded to this size (the 1.91:1 shape link previews use) and a small copy. */
-export const BLOG_THUMBNAIL = { width: 1200, height: 630, smallWidth: 480, smallHeight: 252 };
-export const BLOG_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
-
-/** Posts a page of the blog list shows (two or three cards a row). */
-export const BLOG_PAGE_SIZE = 12;
-
-/** Related posts on a post page; recommended posts in the sidebar. */
-export const BLOG_RELATED_COUNT = 3;
-export const BLOG_RECOMMENDED_COUNT = 3;
 
 /** PostgreSQL text cannot hold NUL, and no field needs control characters but line breaks. */
 // eslint-disable-next-line no-control-regex -- these are the characters to refuse
@@ -147,11 +123,6 @@ export const BlogTaxonomyAnswerSchema = z.object({
   }),
 });
 export type BlogTaxonomyAnswer = z.infer<typeof BlogTaxonomyAnswerSchema>;
-
-/** The link of a post, a category and a tag (slug rule for the last two). */
-export const blogPostHref = (url: string) => `/blog/${encodeURIComponent(url)}`;
-export const blogCategoryHref = (name: string) => `/blog/category/${slugify(name)}`;
-export const blogTagHref = (name: string) => `/blog/tag/${slugify(name)}`;
 
 // ---------------------------------------------------------------------------------------------
 // Authoring (admins only). The editor form and the admin routes use these same schemas.
@@ -332,9 +303,4 @@ export function blogPostState(
   if (status === 'draft') return 'draft';
   if (publishDate && new Date(publishDate).getTime() > now.getTime()) return 'scheduled';
   return 'published';
-}
-
-/** "Chapterwise Team" from the author's two names. */
-export function blogAuthorName(post: Pick<BlogPost, 'authorFirstName' | 'authorLastName'>) {
-  return `${post.authorFirstName} ${post.authorLastName}`.trim();
 }

@@ -1,22 +1,7 @@
+import './zod-setup.js';
 import { z } from 'zod';
+import { BOOK_SEARCH_MAX_LENGTH, BOOK_SORTS } from './books-constants.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants.js';
-
-/** Sorts of the book directory (spec §2 tabs Random / Popular / Recent). */
-export const BOOK_SORTS = ['random', 'download_count', 'createdAt'] as const;
-export type BookSort = (typeof BOOK_SORTS)[number];
-
-/** The directory's tabs, in order, with the sort each one asks for. */
-export const BOOK_SORT_TABS: ReadonlyArray<{ label: string; sort: BookSort }> = [
-  { label: 'Random', sort: 'random' },
-  { label: 'Popular', sort: 'download_count' },
-  { label: 'Recent', sort: 'createdAt' },
-];
-
-/** Longest search term accepted (titles and author names are far shorter). */
-export const BOOK_SEARCH_MAX_LENGTH = 200;
-
-/** Books on the home page (spec §9). */
-export const HOME_BOOK_COUNT = 8;
 
 /** A slug as the spec's slug rule makes it: lowercase letters, digits and single hyphens. */
 const SlugSchema = z
@@ -122,11 +107,6 @@ export const BookSubjectSchema = z.object({
 export type BookSubject = z.infer<typeof BookSubjectSchema>;
 export const BookSubjectsAnswerSchema = z.object({ data: z.array(BookSubjectSchema) });
 export type BookSubjectsAnswer = z.infer<typeof BookSubjectsAnswerSchema>;
-
-/** The material generator's link from a chapter page (the materials feature reads these). */
-export function materialGeneratorHref(bookUrl: string, chapterUrl: string): string {
-  return `/material-generator?bookUrl=${encodeURIComponent(bookUrl)}&chapterUrl=${encodeURIComponent(chapterUrl)}`;
-}
 
 /** Where a book's text stands (decision 014): fetched on demand when a reader opens the book. */
 export const BOOK_TEXT_STATUSES = [

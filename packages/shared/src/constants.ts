@@ -1,3 +1,16 @@
+// Constants only, no zod: the page shell (header, footer, API client) imports these, and
+// every page loads what the shell imports (issue 18).
+
+/** What the client shows when a failed call carries no message (spec §8). */
+export const FALLBACK_ERROR_MESSAGE = 'Ooops, something went wrong';
+
+/**
+ * After Google's consent page the server sends the teacher back to `returnTo` with these query
+ * parameters: `googleForms=created&formId=…&questions=N`, or `googleForms=error&reason=…`
+ * (google-forms.ts).
+ */
+export const GOOGLE_FORMS_RESULT_PARAM = 'googleForms';
+
 /** Local-storage keys (spec §9: one for the auth token, one for the theme). */
 export const STORAGE_KEYS = {
   auth: 'token',

@@ -1,3 +1,4 @@
+import './zod-setup.js';
 import { z } from 'zod';
 
 /** Stable error codes: each maps to one HTTP status in the server's error handler. */
@@ -26,5 +27,4 @@ export const ApiErrorSchema = z.object({
 });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
-/** What the client shows when a failed call carries no message (spec §8). */
-export const FALLBACK_ERROR_MESSAGE = 'Ooops, something went wrong';
+// FALLBACK_ERROR_MESSAGE is in constants.ts: the page shell uses it without zod (issue 18).

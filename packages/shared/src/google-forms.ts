@@ -1,3 +1,4 @@
+import './zod-setup.js';
 import { z } from 'zod';
 
 /*
@@ -47,11 +48,8 @@ export const SendToGoogleFormsAnswerSchema = z.object({
 });
 export type SendToGoogleFormsAnswer = z.infer<typeof SendToGoogleFormsAnswerSchema>['data'];
 
-/**
- * After Google's consent page the server sends the teacher back to `returnTo` with these query
- * parameters: `googleForms=created&formId=…&questions=N`, or `googleForms=error&reason=…`.
- */
-export const GOOGLE_FORMS_RESULT_PARAM = 'googleForms';
+// GOOGLE_FORMS_RESULT_PARAM (the query parameter of the return from Google) is in
+// constants.ts: every page checks for it, without loading zod (issue 18).
 export const GOOGLE_FORMS_ERROR_REASONS = {
   denied: 'You did not allow Chapterwise to use Google Forms, so no form was made.',
   expired: 'That Google sign-in took too long or was already used. Try Send to Google Forms again.',

@@ -1,3 +1,4 @@
+import './zod-setup.js';
 import { z } from 'zod';
 
 /** `GET /api/v1`: where the visitor seems to be, from trusted proxy headers. */

@@ -1,3 +1,4 @@
+import './zod-setup.js';
 import { z } from 'zod';
 import { IMAGE_LIMITS } from './images.js';
 import { listOf } from './meta.js';

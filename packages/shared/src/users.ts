@@ -1,3 +1,4 @@
+import './zod-setup.js';
 import { z } from 'zod';
 
 /** The signed-in user's own account, as `/users/me` and `/users/login` answer it. */

@@ -57,15 +57,23 @@ describe('render cache for guests', () => {
     const nonce = /'nonce-([^']+)'/.exec(String(second.headers['content-security-policy']))?.[1];
     expect(nonce).toBeTruthy();
     expect(second.body).toContain(`nonce="${nonce}"`);
-    // Lean: scripts carry the nonce, links do not need it; the route manifest is compact JSON
-    // that still parses to the routes of the page.
+    // Lean: scripts carry the nonce, links do not need it. The routes are in one cached file
+    // (route discovery 'initial'), not inlined, so links carry no data-discover. Only the modules
+    // hydration starts from are preloaded, at low priority: the entry, the route manifest, the
+    // root and the page's route module.
     expect(second.body).not.toMatch(/<link[^>]* nonce=/);
-    expect(second.body).toMatch(/<link rel="modulepreload" href="\/assets\/[^"]+\.js"\/>/);
-    const manifest = /window\.__reactRouterManifest = (\{.*?\});\n/.exec(second.body)?.[1];
-    expect(manifest).toBeTruthy();
-    expect(Object.keys(JSON.parse(manifest!).routes)).toEqual(
-      expect.arrayContaining(['root', 'blog']),
-    );
+    expect(second.body).not.toContain('window.__reactRouterManifest =');
+    expect(second.body).not.toContain('data-discover');
+    const preloads = [...second.body.matchAll(/<link rel="modulepreload" href="([^"]+)"([^>]*)>/g)];
+    expect(preloads.map((m) => m[2])).toEqual(preloads.map(() => ' fetchpriority="low"/'));
+    const preloaded = preloads.map((m) => m[1]);
+    for (const module of [/\/manifest-[\w-]+\.js$/, /\/entry\.client-/, /\/root-/, /\/blog-/]) {
+      expect(
+        preloaded.some((href) => module.test(href!)),
+        String(module),
+      ).toBe(true);
+    }
+    expect(preloaded.length).toBeLessThanOrEqual(8);
 
     const notModified = await page('/blog', { 'if-none-match': etag });
     expect(notModified.statusCode).toBe(304);

@@ -162,6 +162,7 @@ export const webPlugin = fp(
     };
 
     const cache = mode === 'production' && options.pageCache ? options.pageCache : null;
+    let leanRules: LeanPageRules | undefined;
     const nonceKey = createHmac('sha256', options.nonceSecret ?? randomBytes(32))
       .update('page-nonce')
       .digest();
@@ -186,6 +187,7 @@ export const webPlugin = fp(
       let html = leanHtml(
         Buffer.from(await response.arrayBuffer()).toString('utf8'),
         placeholder ?? '',
+        (leanRules ??= leanPageRules(await getBuild())),
       );
       const headers: Record<string, string> = {};
       for (const [key, value] of response.headers) {
@@ -253,11 +255,41 @@ export const webPlugin = fp(
 );
 
 /**
- * Bytes a cached page does not need (decision 022): React Router inlines the route manifest
- * pretty-printed (indented JSON), and puts the CSP nonce on every `<link>`, where the policy
- * never asks for it (modulepreload and stylesheets are same-origin, allowed by 'self').
+ * What `leanHtml` keeps of React Router's output, read from the build: the modules every page
+ * starts from (client entry, root route, the route manifest and what they import), and whether
+ * links' `data-discover` attribute is read by anything (only with lazy route discovery).
  */
-export function leanHtml(html: string, nonce: string): string {
+export interface LeanPageRules {
+  shellModules: ReadonlySet<string>;
+  dropDiscoverAttributes: boolean;
+}
+
+export function leanPageRules(build: ServerBuild): LeanPageRules {
+  const { entry, routes, url } = build.assets;
+  const root = routes['root'];
+  return {
+    shellModules: new Set([
+      url,
+      entry.module,
+      ...entry.imports,
+      ...(root ? [root.module, ...(root.imports ?? [])] : []),
+    ]),
+    dropDiscoverAttributes: build.routeDiscovery?.mode === 'initial',
+  };
+}
+
+/**
+ * Bytes and requests a cached page does not need (decision 022):
+ * - React Router inlines a lazy-discovery route manifest pretty-printed: it is made compact.
+ * - It puts the CSP nonce on every `<link>`, where the policy never asks for it
+ *   (modulepreload and stylesheets are same-origin, allowed by 'self').
+ * - It preloads every module of the page's routes at high priority, ahead of the stylesheets:
+ *   the page is readable before any script runs, so only the modules hydration starts from
+ *   (`rules.shellModules` and the route modules the page's inline script imports) are
+ *   preloaded, at low priority; the routes' own dependencies load when their modules ask.
+ * - With route discovery 'initial' nothing reads links' `data-discover`: it is dropped.
+ */
+export function leanHtml(html: string, nonce: string, rules?: LeanPageRules): string {
   let out = html.replace(
     /(window\.__reactRouterManifest = )(\{[\s\S]*?\});\n/,
     (whole: string, head: string, json: string) => {
@@ -271,6 +303,16 @@ export function leanHtml(html: string, nonce: string): string {
   if (nonce) {
     const attribute = ` nonce="${nonce}"`;
     out = out.replace(/<link\b[^>]*>/g, (tag) => tag.split(attribute).join(''));
+  }
+  if (rules) {
+    const routeModules = [...out.matchAll(/import \* as route\w* from "([^"]+)"/g)].map(
+      (m) => m[1],
+    );
+    const start = new Set([...rules.shellModules, ...routeModules]);
+    out = out.replace(/<link rel="modulepreload" href="([^"]+)"([^>]*)>/g, (tag, href, rest) =>
+      start.has(href) ? `<link rel="modulepreload" href="${href}" fetchpriority="low"${rest}>` : '',
+    );
+    if (rules.dropDiscoverAttributes) out = out.split(' data-discover="true"').join('');
   }
   return out;
 }

@@ -53,9 +53,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     if (!author && !query) throw data(null, { status: 404 });
     authorName = author ? formatAuthorName(author.name) : slug;
   }
+  // The subjects' names and slugs are a shared constant the page already has: only the
+  // counts travel in the page's data, in SUBJECTS order (issue 18).
+  const countBySlug = new Map(subjects.data.map((s) => [s.slug, s.count]));
   return {
     list: { count: list.count, data: list.data.map(toBookCard) },
-    subjects: subjects.data,
+    subjectCounts: SUBJECTS.map((s) => countBySlug.get(s.slug) ?? 0),
     sort,
     query,
     page,
@@ -90,7 +93,8 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 }
 
 export default function BooksPage({ loaderData }: Route.ComponentProps) {
-  const { list, subjects, sort, query, page, seed, subject, authorName, basePath } = loaderData;
+  const { list, subjectCounts, sort, query, page, seed, subject, authorName, basePath } =
+    loaderData;
   const heading = subject
     ? `${subject.name} Books`
     : authorName
@@ -112,7 +116,7 @@ export default function BooksPage({ loaderData }: Route.ComponentProps) {
       sort={sort}
       query={query}
       seed={seed}
-      subjects={subjects}
+      subjectCounts={subjectCounts}
       currentSubject={subject?.slug}
     />
   );

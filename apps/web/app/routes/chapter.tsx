@@ -1,5 +1,4 @@
 import { formatAuthorName, materialGeneratorHref } from '@chapterwise/shared';
-import { useState } from 'react';
 import { data, Link, redirect } from 'react-router';
 import {
   fetchBook,
@@ -8,10 +7,15 @@ import {
   formatReadingTime,
   numberFormat,
 } from '../features/books/api';
+import { ChapterMenu } from '../features/books/components/chapter-menu';
 import { ChapterText } from '../features/books/components/chapter-text';
 import { JsonLd } from '../features/books/components/json-ld';
 import { ChapterPackOffer } from '../features/billing';
-import { ChapterMaterials, fetchChapterMaterials } from '../features/materials';
+import {
+  ChapterMaterials,
+  fetchChapterMaterials,
+  toChapterMaterialCardData,
+} from '../features/materials';
 import { ApiClientError } from '../lib/api';
 import { seo } from '../lib/seo';
 import billingCss from '../styles/billing.css?url';
@@ -55,8 +59,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         formats: cover ? { 'image/jpeg': cover } : ({} as { 'image/jpeg'?: string }),
       },
       chapter: shown,
-      chapters: book.data.chapters.map((c) => ({ title: c.title, url: c.url })),
-      materials: materials.data,
+      // The "All chapters" menu reads the list when opened (issue 18).
+      chapterCount: book.data.chapters.length,
+      materials: materials.data.map(toChapterMaterialCardData),
       publicUrl: context.publicConfig.publicUrl,
     };
   } catch (error) {
@@ -91,8 +96,7 @@ export function meta({ data: loaderData }: Route.MetaArgs) {
 }
 
 export default function ChapterPage({ loaderData }: Route.ComponentProps) {
-  const { book, chapter, chapters, materials, publicUrl } = loaderData;
-  const [menuOpen, setMenuOpen] = useState(false);
+  const { book, chapter, chapterCount, materials, publicUrl } = loaderData;
   const bookPath = `/book/${encodeURIComponent(book.url)}`;
   const chapterHref = (url: string) => `${bookPath}/${encodeURIComponent(url)}`;
   const author = book.authors[0] ? formatAuthorName(book.authors[0].name) : '';
@@ -135,41 +139,18 @@ export default function ChapterPage({ loaderData }: Route.ComponentProps) {
         <Link to={bookPath}>{book.title}</Link>
       </nav>
       <header className="chapter-head">
-        <p className="eyebrow">
-          {book.title}
-          {author ? ` · ${author}` : ''}
-        </p>
+        {/* One text per element: no React text separators in the markup. */}
+        <p className="eyebrow">{author ? `${book.title} · ${author}` : book.title}</p>
         <h1>{chapter.title}</h1>
         <p className="muted chapter-facts">
-          {numberFormat.format(chapter.wordCount)} words ·{' '}
-          {formatReadingTime(chapter.readingMinutes)} read ·{' '}
+          {`${numberFormat.format(chapter.wordCount)} words · ${formatReadingTime(chapter.readingMinutes)} read · `}
           <span title="Flesch–Kincaid grade level">{formatGrade(chapter.readingGrade)}</span>
         </p>
         <div className="chapter-actions">
           <Link className="button button-primary" to={materialGeneratorHref(book.url, chapter.url)}>
             Create materials from this chapter
           </Link>
-          <details
-            className="chapter-menu"
-            onToggle={(event) => setMenuOpen(event.currentTarget.open)}
-          >
-            <summary className="button button-ghost">All chapters ({chapters.length})</summary>
-            {/* Listed when opened: the book page links every chapter for crawlers. */}
-            {menuOpen ? (
-              <ol>
-                {chapters.map((c) => (
-                  <li key={c.url}>
-                    <Link
-                      to={chapterHref(c.url)}
-                      aria-current={c.url === chapter.url ? 'page' : undefined}
-                    >
-                      {c.title}
-                    </Link>
-                  </li>
-                ))}
-              </ol>
-            ) : null}
-          </details>
+          <ChapterMenu bookUrl={book.url} chapterUrl={chapter.url} count={chapterCount} />
         </div>
       </header>
       <ChapterMaterials

@@ -46,15 +46,12 @@ function MegaMenu(props: {
     <div className={`nav-item has-mega${props.open ? ' is-open' : ''}`} ref={ref}>
       <button
         type="button"
-        className="nav-link nav-trigger"
+        className="nav-link nav-trigger chevron"
         aria-expanded={props.open}
         aria-controls={id}
         onClick={props.onToggle}
       >
         {props.label}
-        <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
-          <path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
-        </svg>
       </button>
       {/* The links are made when the menu opens: a page does not carry them hidden (issue 18). */}
       <div className="mega-menu" id={id} hidden={!props.open}>
@@ -184,7 +181,7 @@ export function Header({ chatUrl }: HeaderProps) {
         Skip to content
       </a>
       <div className="container header-inner">
-        <Logo />
+        <Logo defineMark />
         <button
           type="button"
           className="icon-button menu-toggle"

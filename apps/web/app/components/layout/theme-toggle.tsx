@@ -20,29 +20,25 @@ export function ThemeToggle() {
         setDark(next);
       }}
     >
+      {/* One drawing with both icons; the stylesheet shows the one of the current theme. */}
       <svg
-        className="theme-icon-moon"
         viewBox="0 0 24 24"
         width="20"
         height="20"
         aria-hidden="true"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
       >
         <path
+          className="theme-icon-moon"
           d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
           strokeLinejoin="round"
         />
-      </svg>
-      <svg className="theme-icon-sun" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-        <circle cx="12" cy="12" r="4.5" fill="none" stroke="currentColor" strokeWidth="2" />
-        <path
-          d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-        />
+        <g className="theme-icon-sun" strokeLinecap="round">
+          <circle cx="12" cy="12" r="4.5" />
+          <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
+        </g>
       </svg>
     </button>
   );

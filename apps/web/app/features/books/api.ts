@@ -9,6 +9,7 @@ import {
   type BookTextAnswer,
   type ChapterAnswer,
 } from '@chapterwise/shared';
+import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 
 type Fetch = typeof fetch;
@@ -40,6 +41,24 @@ export function fetchBook(url: string, fetch?: Fetch): Promise<BookAnswer> {
   });
 }
 
+export const bookKeys = {
+  chapters: (url: string) => ['books', 'chapters', url] as const,
+};
+
+/**
+ * A book's chapter list (titles and links), read when `enabled`: the chapter page's "All
+ * chapters" menu asks for it when opened instead of carrying it in every chapter page.
+ */
+export function useBookChapters(url: string, enabled: boolean) {
+  return useQuery({
+    queryKey: bookKeys.chapters(url),
+    queryFn: async () =>
+      (await fetchBook(url)).data.chapters.map((c) => ({ title: c.title, url: c.url })),
+    enabled,
+    staleTime: 10 * 60_000,
+  });
+}
+
 export function fetchChapter(
   url: string,
   chapterUrl: string,
@@ -59,31 +78,31 @@ export function fetchSubjects(fetch?: Fetch): Promise<BookSubjectsAnswer> {
   });
 }
 
-/** The first author as cards show it: "Shelley, Mary (Wollstonecraft)" → "Mary Shelley". */
 /**
  * What a book card shows (cover, title, first author, link): pages put only this in their
  * data, not the whole catalogue entry (subjects, languages, categories…), so the hydration
  * data of a grid stays small (issue 18).
  */
 export interface BookCardData {
-  _id: string;
   title: string;
   url: string;
-  authors: Array<Pick<BookAuthor, 'name'>>;
-  formats: { 'image/jpeg'?: string };
+  /** The first author as cards show it (`firstAuthorName`). */
+  author: string;
+  /** The cover image (the `image/jpeg` format), when the book has one. */
+  cover?: string;
 }
 
 export function toBookCard(book: Book): BookCardData {
   const cover = book.formats['image/jpeg'];
   return {
-    _id: book._id,
     title: book.title,
     url: book.url,
-    authors: book.authors.slice(0, 1).map((a) => ({ name: a.name })),
-    formats: cover ? { 'image/jpeg': cover } : {},
+    author: firstAuthorName(book),
+    ...(cover ? { cover } : {}),
   };
 }
 
+/** The first author as cards show it: "Shelley, Mary (Wollstonecraft)" → "Mary Shelley". */
 export function firstAuthorName(book: { authors: Array<Pick<BookAuthor, 'name'>> }): string {
   const first = book.authors[0];
   return first ? formatAuthorName(first.name) : 'Unknown author';

@@ -79,6 +79,18 @@ export interface ChapterAnswer {
 }
 
 /** The platform's ready-made materials of a chapter (public; the chapter page's loader). */
+/** What a ready-made material's card on the chapter page shows: its data carries only these. */
+export type ChapterMaterialCardData = Pick<
+  ChapterMaterialCard,
+  '_id' | 'name' | 'grade' | 'type' | 'questionCount' | 'hasLesson'
+>;
+
+/** Keeps a card's fields only: the chapter page's hydration data stays small (issue 18). */
+export function toChapterMaterialCardData(material: ChapterMaterialCard): ChapterMaterialCardData {
+  const { _id, name, grade, type, questionCount, hasLesson } = material;
+  return { _id, name, grade, type, questionCount, hasLesson };
+}
+
 export const fetchChapterMaterials = (
   bookUrl: string,
   chapterUrl: string,

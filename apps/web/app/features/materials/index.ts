@@ -3,7 +3,6 @@ export * from './use-generation';
 export { ChapterMaterials } from './components/chapter-materials';
 export { DashboardCards } from './components/dashboard-cards';
 export { ExportMenu } from './components/export-menu';
-export { GoogleFormsReturn } from './components/google-forms-return';
 export { FolderSidebar } from './components/folder-sidebar';
 export {
   GenerationForm,

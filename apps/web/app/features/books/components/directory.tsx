@@ -1,8 +1,8 @@
 import {
   BOOK_SORT_TABS,
   BOOK_SEARCH_MAX_LENGTH,
+  SUBJECTS,
   type BookSort,
-  type BookSubject,
 } from '@chapterwise/shared';
 import { Form, Link, useNavigation } from 'react-router';
 import { Pagination } from '../../../components/ui/pagination';
@@ -21,7 +21,8 @@ export interface DirectoryProps {
   sort: BookSort;
   query: string;
   seed?: number | undefined;
-  subjects: BookSubject[];
+  /** Books per subject, in `SUBJECTS` order. */
+  subjectCounts: readonly number[];
   currentSubject?: string | undefined;
 }
 
@@ -88,14 +89,19 @@ export function Directory(props: DirectoryProps) {
                     All Categories
                   </Link>
                 </li>
-                {props.subjects.map((s) => (
+                {SUBJECTS.map((s, i) => (
                   <li key={s.slug}>
+                    {/* discover="none": the footer's subject links already tell the router
+                        about /books/{slug}; 50 more attributes would say it again. */}
                     <Link
                       to={`/books/${s.slug}`}
+                      discover="none"
                       aria-current={props.currentSubject === s.slug ? 'page' : undefined}
                     >
-                      <span>{s.name}</span>
-                      <span className="category-count">{numberFormat.format(s.count)}</span>
+                      {s.name}
+                      <span className="category-count">
+                        {numberFormat.format(props.subjectCounts[i] ?? 0)}
+                      </span>
                     </Link>
                   </li>
                 ))}

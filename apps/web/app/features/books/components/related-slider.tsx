@@ -57,7 +57,7 @@ export function RelatedSlider({ books, title }: { books: BookCardData[]; title: 
       >
         {books.map((book, i) => (
           <li
-            key={book._id}
+            key={book.url}
             aria-roledescription="slide"
             aria-label={`${i + 1} of ${books.length}`}
           >

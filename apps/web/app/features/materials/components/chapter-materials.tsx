@@ -1,12 +1,11 @@
-import type { ChapterMaterialCard } from '@chapterwise/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { getPublicMaterial, materialKeys } from '../api';
+import { getPublicMaterial, materialKeys, type ChapterMaterialCardData } from '../api';
 import { ExportMenu } from './export-menu';
 import { MaterialView } from './material-view';
 
 /** "12 questions", "A lesson plan and 5 questions": what a ready-made material holds. */
-function describe(material: ChapterMaterialCard): string {
+function describe(material: ChapterMaterialCardData): string {
   const questions = material.questionCount;
   const counted = `${questions} question${questions === 1 ? '' : 's'}`;
   return material.hasLesson ? `A lesson plan and ${counted}` : counted;
@@ -22,7 +21,7 @@ export function ChapterMaterials({
   materials,
   offer,
 }: {
-  materials: ChapterMaterialCard[];
+  materials: ChapterMaterialCardData[];
   offer?: React.ReactNode;
 }) {
   const headingId = useId();
@@ -43,7 +42,7 @@ export function ChapterMaterials({
   );
 }
 
-function ChapterMaterialCardItem({ material }: { material: ChapterMaterialCard }) {
+function ChapterMaterialCardItem({ material }: { material: ChapterMaterialCardData }) {
   const titleId = useId();
   const [open, setOpen] = useState(false);
   return (
@@ -55,9 +54,7 @@ function ChapterMaterialCardItem({ material }: { material: ChapterMaterialCard }
       <h3 id={titleId} className="chapter-material-title">
         {material.name}
       </h3>
-      <p className="muted chapter-material-meta">
-        {material.grade} · {describe(material)}
-      </p>
+      <p className="muted chapter-material-meta">{`${material.grade} · ${describe(material)}`}</p>
       <details
         className="chapter-material-preview"
         onToggle={(event) => setOpen(event.currentTarget.open)}
@@ -69,7 +66,7 @@ function ChapterMaterialCardItem({ material }: { material: ChapterMaterialCard }
   );
 }
 
-function MaterialPreview({ material }: { material: ChapterMaterialCard }) {
+function MaterialPreview({ material }: { material: ChapterMaterialCardData }) {
   const query = useQuery({
     queryKey: materialKeys.one(material._id),
     queryFn: () => getPublicMaterial(material._id),

@@ -12,7 +12,7 @@ import {
   useGoogleStatus,
   type ExportTarget,
 } from '../api';
-import { googleFormsCreatedToast } from './google-forms-return';
+import { googleFormsCreatedToast } from './google-forms-toast';
 
 const GROUPS: Array<{ id: ExportFormatInfo['group']; title: string }> = [
   { id: 'print', title: 'Print and share' },
@@ -145,7 +145,7 @@ export function ExportMenu({ name, materialId, setId }: ExportMenuProps) {
     <div className="export-menu" ref={ref}>
       <button
         type="button"
-        className="button button-ghost button-sm"
+        className="button button-ghost button-sm chevron"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         aria-label={`Export ${name}`}
@@ -154,9 +154,6 @@ export function ExportMenu({ name, materialId, setId }: ExportMenuProps) {
       >
         {busy ? <span className="spinner" aria-hidden="true" /> : null}
         Export
-        <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
-          <path d="M2.5 4.5 6 8l3.5-3.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
-        </svg>
       </button>
       {/* Made when opened: a page of cards does not carry a dozen formats' hints each. */}
       {open ? (

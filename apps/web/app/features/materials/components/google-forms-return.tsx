@@ -1,5 +1,4 @@
 import {
-  googleFormEditUrl,
   GOOGLE_FORMS_ERROR_REASONS,
   GOOGLE_FORMS_RESULT_PARAM,
   type GoogleFormsErrorReason,
@@ -7,24 +6,9 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useToast, type ToastInput } from '../../../lib/toast';
+import { useToast } from '../../../lib/toast';
 import { googleKeys } from '../api';
-
-/** The toast of a new Google form: how many questions, what was left out, and its link. */
-export function googleFormsCreatedToast(
-  formId: string,
-  questions: number,
-  notes: string[],
-): ToastInput {
-  const extra = notes.length ? ` ${notes.join(' ')}` : '';
-  return {
-    title: 'Sent to Google Forms',
-    message: `A quiz with ${questions} ${questions === 1 ? 'question' : 'questions'} is in your Google Forms. Review it and press Publish to share it.${extra}`,
-    tone: 'success',
-    durationMs: 15000,
-    link: { href: googleFormEditUrl(formId), label: 'Open in Google Forms' },
-  };
-}
+import { googleFormsCreatedToast } from './google-forms-toast';
 
 /**
  * After Google's consent page the server sends the teacher back to the page they were on with
