@@ -116,16 +116,27 @@ export const bookSearch = pgTable(
     workKey: text('work_key').notNull().default(''),
     /** A copy of books.has_text (same trigger), so ranking reads this table only. */
     hasText: boolean('has_text').notNull().default(false),
+    /**
+     * What the book is about, from its subject headings (LCSH) without the subdivisions that
+     * say what kind of book it is ("-- Fiction", "-- History", "-- 19th century"): written by
+     * `book_subject_text(lcsh)` (migration 0016), searched by the lowest tier.
+     */
+    searchSubjects: text('search_subjects').notNull().default(''),
     search: tsvector('search').generatedAlwaysAs(
       sql`setweight(to_tsvector('english'::regconfig, search_title), 'A') || setweight(to_tsvector('simple'::regconfig, search_authors), 'B')`,
     ),
     searchAll: text('search_all').generatedAlwaysAs(sql`search_title || ' ' || search_authors`),
+    /** Apart from `search`, so the title and author tiers read and recheck no subject words. */
+    subjects: tsvector('subjects').generatedAlwaysAs(
+      sql`to_tsvector('english'::regconfig, search_subjects)`,
+    ),
   },
   (t) => [
     index('book_search_search_idx').using('gin', t.search),
     index('book_search_trgm_idx').using('gin', sql`${t.searchAll} gin_trgm_ops`),
     index('book_search_title_key_idx').on(t.titleKey),
     index('book_search_short_key_idx').on(t.shortKey),
+    index('book_search_subjects_idx').using('gin', t.subjects),
   ],
 );
 

@@ -131,6 +131,13 @@ async function rowsInOrder(db: Db, ids: number[]): Promise<BookListRow[]> {
   return ids.map((id) => byId.get(id)).filter((r): r is BookListRow => Boolean(r));
 }
 
+/**
+ * At most this many books are listed (and counted) for their subject headings alone, the first
+ * in the chosen sort: a teacher who typed "stories" will not page through 8,000 books whose
+ * headings say "Short stories", and the count of a common subject word stays cheap.
+ */
+export const SUBJECT_TIER_SIZE = 500;
+
 /** How the chosen sort orders books within a relevance tier. */
 export type SearchSort = 'download_count' | 'createdAt';
 
@@ -148,6 +155,8 @@ export interface SearchPlan {
   titlePrefix: string;
   /** Every word, whole, in the authors (weight B). */
   authorWords: string;
+  /** Every word, whole (stemmed), in the subject headings: the subject tier. */
+  subjectWords: string;
   /** Stop words of the term, which the title must hold as words for the "title words" tier. */
   titleStopWords: string[];
   splits: Array<{
@@ -163,7 +172,8 @@ export interface SearchPlan {
 /**
  * Search with relevance tiers (decision 015): 0 exact title (whole title or the part before
  * ';'/':'), 1 the words as a phrase in the title, 2 every word in the title, 3 the rest (author
- * words); a split counts when its author words are in the authors. Within a tier, books with
+ * words), then, last, the books whose subject headings hold every word (and no title or author
+ * reading does); a split counts when its author words are in the authors. Within a tier, books with
  * a text come first, then the chosen sort. Editions of one work (same short title and first
  * author) sit together where the best of them ranks. The ranking pass reads only the narrow
  * `book_search` rows that match; the page's full rows are fetched afterwards.
@@ -212,7 +222,7 @@ export async function searchBooks(
     ? sql`(select extract(epoch from b.created_at) from books b where b.id = s.book_id)`
     : sql`(case t.tier when 0 then 4 when 1 then 2 else 0 end) + ln(1 + s.download_count)
         + (case when s.has_text then 1.5 else 0 end)`;
-  const result = await db.execute<{ id: number; total: number }>(sql`
+  const ranked = db.execute<{ id: number; total: number }>(sql`
     with hits as (
       select s.book_id, s.work_key collate "C" as work_key, s.has_text, s.download_count, t.tier,
         case when t.tier < 3 then 0 else 1 end as band, ${score} as score
@@ -230,22 +240,54 @@ export async function searchBooks(
       work_key, has_text desc, download_count desc, book_id
     limit ${page.limit} offset ${page.offset}
   `);
-  const hits = (result as unknown as { rows: Array<{ id: number; total: number }> }).rows;
-  if (hits.length > 0) {
-    return {
-      rows: await rowsInOrder(
-        db,
-        hits.map((h) => Number(h.id)),
-      ),
-      count: Number(hits[0]!.total),
-    };
+  // The subject tier, after every title and author match: books whose subject headings hold
+  // every word (whole, stemmed: "whales" is "Whales -- Fiction", not "Whalers") that no title
+  // or author reading selected, at most SUBJECT_TIER_SIZE of them (the first in the sort's
+  // order). They are counted for every search (a GIN probe of the subject index, apart from the
+  // title/author index so that those tiers read no subject words; the count stops at the
+  // limit, so "stories", a word of 8,000 books' headings, costs what 500 do), but read and
+  // sorted only when a page reaches past the title and author matches.
+  const subjectWhere = and(
+    sql`s.subjects @@ to_tsquery('english', ${plan.subjectWords})`,
+    sql`not (s.search @@ ${query})`,
+    ...searchFilterConditions(filter, 's'),
+  );
+  const subjectCount = db.execute<{ count: number }>(
+    sql`select count(*)::int as count from
+      (select 1 from book_search s where ${subjectWhere} limit ${SUBJECT_TIER_SIZE}) x`,
+  );
+  const [rankedResult, subjectResult] = await Promise.all([ranked, subjectCount]);
+  const hits = (rankedResult as unknown as { rows: Array<{ id: number; total: number }> }).rows;
+  const subjectTotal = Number(
+    (subjectResult as unknown as { rows: Array<{ count: number }> }).rows[0]?.count ?? 0,
+  );
+  let total = hits.length > 0 ? Number(hits[0]!.total) : 0;
+  if (hits.length === 0 && page.offset > 0) {
+    const [counted] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(sql`book_search s`)
+      .where(where);
+    total = Number(counted?.count ?? 0);
   }
-  if (page.offset === 0) return { rows: [], count: 0 };
-  const [counted] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(sql`book_search s`)
-    .where(where);
-  return { rows: [], count: counted?.count ?? 0 };
+  const ids = hits.map((h) => Number(h.id));
+  const subjectOffset = Math.max(0, page.offset - total);
+  const wanted = Math.min(page.limit - ids.length, subjectTotal - subjectOffset);
+  if (wanted > 0) {
+    // Within the subject tier the chosen sort alone orders books (popular: downloads and a
+    // text, as in the title tiers; newest: a text, then the newest).
+    const order = newest
+      ? sql`s.has_text desc, (select b.created_at from books b where b.id = s.book_id) desc, s.book_id desc`
+      : sql`ln(1 + s.download_count) + (case when s.has_text then 1.5 else 0 end) desc, s.book_id`;
+    const subjectRows = await db.execute<{ id: number }>(sql`
+      select s.book_id as id from book_search s where ${subjectWhere}
+      order by ${order}
+      limit ${wanted} offset ${subjectOffset}
+    `);
+    for (const row of (subjectRows as unknown as { rows: Array<{ id: number }> }).rows) {
+      ids.push(Number(row.id));
+    }
+  }
+  return { rows: await rowsInOrder(db, ids), count: total + subjectTotal };
 }
 
 /**
@@ -565,15 +607,16 @@ export async function upsertBooks(db: Db, rows: Array<NewBookRow & SearchKeys>):
     `);
     await tx.execute(sql`
       INSERT INTO book_search (book_id, download_count, subject_slugs, author_slugs,
-        search_title, search_authors, title_key, short_key, work_key)
+        search_title, search_authors, title_key, short_key, work_key, search_subjects)
       SELECT id, download_count, subject_slugs, author_slugs, search_title, search_authors,
-        title_key, short_key, work_key
+        title_key, short_key, work_key, book_subject_text(lcsh)
       FROM ${batch}
       ON CONFLICT (book_id) DO UPDATE SET
         download_count = excluded.download_count, subject_slugs = excluded.subject_slugs,
         author_slugs = excluded.author_slugs, search_title = excluded.search_title,
         search_authors = excluded.search_authors, title_key = excluded.title_key,
-        short_key = excluded.short_key, work_key = excluded.work_key
+        short_key = excluded.short_key, work_key = excluded.work_key,
+        search_subjects = excluded.search_subjects
     `);
   });
 }
@@ -648,6 +691,7 @@ const SECONDARY_INDEXES: Array<[string, string]> = [
   ['book_search_trgm_idx', '"book_search" USING gin ("search_all" gin_trgm_ops)'],
   ['book_search_title_key_idx', '"book_search" USING btree ("title_key")'],
   ['book_search_short_key_idx', '"book_search" USING btree ("short_key")'],
+  ['book_search_subjects_idx', '"book_search" USING gin ("subjects")'],
   ['books_subject_slugs_idx', '"books" USING gin ("subject_slugs")'],
   ['books_author_slugs_idx', '"books" USING gin ("author_slugs")'],
   ['books_popular_idx', '"books" USING btree ("download_count" DESC NULLS LAST,"id")'],

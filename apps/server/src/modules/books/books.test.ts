@@ -15,7 +15,15 @@ const FEATURED = [
   11, 16, 23, 33, 35, 43, 45, 46, 55, 74, 76, 84, 98, 113, 120, 174, 215, 345, 514, 844, 1260, 1342,
   1400, 1513, 1524, 1533, 1661, 1727, 1952, 2542, 2701, 5200, 20203, 64317, 25344, 16389,
 ];
-const IDS = new Set([...FEATURED, ...Array.from({ length: 400 }, (_, i) => i + 1)]);
+/** Books about whales by their subject headings only (no whale in the title): Verne's "Dick
+ * Sands" in two editions and "Wild Adventures round the Pole" ("Whales -- Juvenile fiction"). */
+const WHALE_SUBJECT_ONLY = [9150, 12051, 38296];
+const byNumber = (a: number, b: number) => a - b;
+const IDS = new Set([
+  ...FEATURED,
+  ...WHALE_SUBJECT_ONLY,
+  ...Array.from({ length: 400 }, (_, i) => i + 1),
+]);
 
 let t: TestApp;
 
@@ -195,6 +203,57 @@ describe('GET /getgutenbergbooks', () => {
     const wells = await search('wells');
     expect(wells[0]?.gutenbergId).toBe(35);
     expect(wells.map((b) => b.gutenbergId)).toContain(36);
+  });
+
+  it('finds books by their subjects last, after every title and author match', async () => {
+    const search = async (term: string, query = '') =>
+      (
+        await get(
+          `/api/v1/getgutenbergbooks?searchTerm=${encodeURIComponent(term)}&limit=100${query}`,
+        )
+      ).json() as BooksAnswer;
+    for (const sort of ['download_count', 'createdAt']) {
+      const whales = await search('whales', `&sort=${sort}`);
+      const ids = whales.data.map((b) => b.gutenbergId);
+      expect(whales.count).toBe(ids.length);
+      // Moby Dick ("…; Or, The Whale") is a title match, first; the books whose headings say
+      // "Whales -- Fiction" but whose titles do not follow every title match.
+      expect(ids[0], sort).toBe(2701);
+      const subjectOnly = ids.filter((id) => WHALE_SUBJECT_ONLY.includes(id));
+      expect(subjectOnly.sort(byNumber), sort).toEqual([...WHALE_SUBJECT_ONLY].sort(byNumber));
+      const firstSubject = Math.min(...WHALE_SUBJECT_ONLY.map((id) => ids.indexOf(id)));
+      expect(ids.slice(firstSubject).sort(byNumber), sort).toEqual(
+        [...WHALE_SUBJECT_ONLY].sort(byNumber),
+      );
+      for (const book of whales.data.slice(0, firstSubject)) {
+        expect(`${book.title} ${book.authors.map((a) => a.name).join(' ')}`).toMatch(/whal/i);
+      }
+    }
+    // Pages run on from the title matches into the subject matches, none twice or missing.
+    const all = (await search('whales')).data.map((b) => b.gutenbergId);
+    const paged: number[] = [];
+    for (let page = 1; paged.length < all.length && page < 20; page++) {
+      const answer = (
+        await get(`/api/v1/getgutenbergbooks?searchTerm=whales&limit=2&page=${page}`)
+      ).json() as BooksAnswer;
+      expect(answer.count).toBe(all.length);
+      paged.push(...answer.data.map((b) => b.gutenbergId));
+    }
+    expect(paged).toEqual(all);
+    // Subject words are whole words ("whal" is no subject), a subject match needs every word,
+    // and a subdivision that says what kind of book it is ("-- Juvenile fiction") is not a subject.
+    expect((await search('whal')).data.map((b) => b.gutenbergId)).not.toContain(9150);
+    expect((await search('whales cooks')).data.map((b) => b.gutenbergId).sort(byNumber)).toEqual([
+      9150, 12051,
+    ]);
+    expect((await search('whales mountains')).data.map((b) => b.gutenbergId)).toEqual([38296]);
+    expect((await search('juvenile fiction')).data.map((b) => b.gutenbergId)).not.toContain(38296);
+    // Filters hold in the subject tier too.
+    const adventure = await search('whales', '&subject=adventure');
+    expect(adventure.data.length).toBeGreaterThan(0);
+    for (const book of adventure.data) {
+      expect(book.categories.map((c) => c.slug)).toContain('adventure');
+    }
   });
 
   it.each([

@@ -50,6 +50,7 @@ export function planSearch(words: string[]): SearchPlan {
     prefix: prefixOf(words),
     titlePrefix: prefixOf(words, 'A'),
     authorWords: words.map((w) => `${w}:B`).join(' & '),
+    subjectWords: words.join(' & '),
     exact: withoutArticle(words.join(' ')),
     titleStopWords: stopWordsOf(words),
     splits,
