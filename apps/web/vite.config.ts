@@ -19,7 +19,7 @@ export default defineConfig({
             },
             {
               name: 'shell',
-              test: /apps[\\/]web[\\/]app[\\/](lib|components)[\\/]|packages[\\/]shared[\\/]dist[\\/](constants|subjects|blog-categories|slug|format)\.js/,
+              test: /apps[\\/]web[\\/]app[\\/](lib|components|styles)[\\/]|packages[\\/]shared[\\/]dist[\\/](constants|subjects|blog-categories|slug|format)\.js/,
               priority: 1,
             },
           ],

@@ -567,24 +567,82 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
 /** Sentences of the text with one key word taken out; the word is the answer. */
 export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQuestion[] {
   const out: FillBlankQuestion[] = [];
-  for (const s of pickSentences(ctx, count * 2, {})) {
-    if (out.length >= (ctx.spares === 0 ? count : count * 2)) break;
-    if (subjectNeedsReferent(s)) continue;
-    const target = targetsOf(s, ctx, 0).find(
-      (t) => (t.kind !== 'number' || ctx.plan.level > 2) && !insideCompound(s.text, t.answer),
-    );
-    if (!target) continue;
-    out.push({
-      id: nextId(),
-      kind: 'fill_blank',
-      prompt: replaceSpan(s, target.start, target.end, BLANK),
-      form: 'cloze',
-      answer: target.answer,
-      evidence: s.text,
-    });
-    markUsed(ctx, s, target.answer);
+  const wanted = ctx.spares === 0 ? count : count * 2;
+  const sentences = pickSentences(ctx, count * 2, {});
+  // The text's main name ("the Sahara", "Mary Anning", "Earth") is no blank: every student knows
+  // it; nor a capitalised first word that is a common noun ("Families", "Scientists").
+  const names = [...ctx.analysis.names.values()];
+  const most = Math.max(0, ...names.map((n) => n.count));
+  const obviousName = (answer: string) => {
+    // "Mary Anning" when "Mary" is named throughout.
+    for (const part of [answer, ...answer.split(/\s+/)]) {
+      const info = ctx.analysis.names.get(part);
+      if (info && (info.count >= 4 || info.count === most)) return true;
+    }
+    const common = answer
+      .toLowerCase()
+      .replace(/ies$/, 'y')
+      .replace(/(?<=[^s])s$/, '');
+    return /^[A-Z][a-z]+$/.test(answer) && !!lookup(common, 'noun');
+  };
+  // Blanks that matter first (issue 22, trivial): not an everyday word ("water", "door"), not one
+  // item of a list, not half of a set phrase; everyday words only when nothing better is left.
+  for (const strict of [true, false]) {
+    for (const s of sentences) {
+      if (out.length >= wanted) break;
+      if (ctx.usedSentences.has(s.index)) continue;
+      if (subjectNeedsReferent(s)) continue;
+      const target = targetsOf(s, ctx, 0).find(
+        (t) =>
+          (t.kind !== 'number' || ctx.plan.level > 2) &&
+          !insideCompound(s.text, t.answer) &&
+          !(/^\p{Lu}/u.test(t.answer) && obviousName(t.answer)) &&
+          !listItem(s, t.start, t.end) &&
+          !setPhrase(s, t.start, t.end) &&
+          (!strict ||
+            // A year or a measured figure, not "three fishing boats" or "six other countries".
+            (t.kind === 'number' && /\d/.test(t.answer)) ||
+            t.kind === 'person' ||
+            worthMatching(t.answer, ctx.plan.level)),
+      );
+      if (!target) continue;
+      out.push({
+        id: nextId(),
+        kind: 'fill_blank',
+        prompt: replaceSpan(s, target.start, target.end, BLANK),
+        form: 'cloze',
+        answer: target.answer,
+        evidence: s.text,
+      });
+      markUsed(ctx, s, target.answer);
+    }
   }
   return out;
+}
+
+/** "flour, salt, and oil": one item of a list (any other item fits the blank as well). */
+function listItem(s: Sentence, start: number, end: number): boolean {
+  const before = s.text.slice(Math.max(0, start - 40), start);
+  const after = s.text.slice(end, end + 40);
+  const series = (s.text.match(/,/g) ?? []).length >= 1 && /\b(?:and|or)\b/.test(s.text);
+  if (!series) return false;
+  return (
+    (/,\s*(?:and\s+|or\s+)?(?:\w+\s+)?$/.test(before) && /^(?:\s*,|\s+(?:and|or)\b)/.test(after)) ||
+    (/,\s*(?:and|or)\s+(?:\w+\s+)?$/.test(before) && /^\s*[.,;]/.test(after)) ||
+    (/(?:^|\s)(?:\w+\s+)?$/.test(before) && /^,\s*\w+(?:\s+\w+)?,\s*(?:and|or)\b/.test(after))
+  );
+}
+
+/** "the Pacific _____", "internet _____", "low _____": half of a phrase WordNet lists as one. */
+function setPhrase(s: Sentence, start: number, end: number): boolean {
+  const word = s.text.slice(start, end).toLowerCase();
+  const prev = /([A-Za-z]+)\s+$/.exec(s.text.slice(0, start))?.[1]?.toLowerCase();
+  const next = /^\s+([A-Za-z]+)/.exec(s.text.slice(end))?.[1]?.toLowerCase();
+  const singular = (w: string) => w.replace(/(?<=[^s])s$/, '');
+  return (
+    (!!prev && !!lookup(`${prev} ${singular(word)}`, 'noun')) ||
+    (!!next && !!lookup(`${word} ${singular(next)}`, 'noun'))
+  );
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -466,3 +466,30 @@ describe('discussion and objectives: no vague or broken prompts (own passages)',
     expect(doc.lesson?.objectives.join(' | ')).not.toMatch(/answer questions about the text/);
   });
 });
+
+describe('worksheet fill-in: blanks that matter (own sentences)', () => {
+  it('prefers a key word to an everyday one, a list item, a set phrase or the main name', async () => {
+    const text =
+      'The Sahara is the largest hot desert in the world. The Sahara covers parts of eleven countries. ' +
+      'Beneath the Sahara lie huge aquifers that hold water underground. Traders carried salt, gold, and cloth across ' +
+      'the Sahara in long caravans. In winter, a dry, dusty wind called the harmattan blows from the northeast. ' +
+      'Where water reaches the surface, an oasis forms and date palms grow. Nomads move their herds to find pasture. ' +
+      'Along its southern edge, the Sahel is threatened by desertification. Long droughts strip the soil of its plants. ' +
+      'The Sahara was green thousands of years ago, with grasslands and lakes.';
+    const generator = createInProcessLocalGenerator();
+    const doc = await generator.generate({
+      name: 'The Sahara',
+      subject: 'Geography',
+      grade: '7th Grade (Year 8)',
+      type: 'Worksheet',
+      referenceText: text,
+      descriptionText: '',
+    });
+    const answers = doc.sections
+      .flatMap((s) => s.questions)
+      .flatMap((q) => (q.kind === 'fill_blank' ? [q.answer] : []));
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers).not.toContain('Sahara');
+    for (const item of ['salt', 'gold', 'cloth', 'water']) expect(answers).not.toContain(item);
+  });
+});

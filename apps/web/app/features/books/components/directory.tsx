@@ -91,11 +91,8 @@ export function Directory(props: DirectoryProps) {
                 </li>
                 {SUBJECTS.map((s, i) => (
                   <li key={s.slug}>
-                    {/* discover="none": the footer's subject links already tell the router
-                        about /books/{slug}; 50 more attributes would say it again. */}
                     <Link
                       to={`/books/${s.slug}`}
-                      discover="none"
                       aria-current={props.currentSubject === s.slug ? 'page' : undefined}
                     >
                       {s.name}
