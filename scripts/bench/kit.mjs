@@ -1,7 +1,14 @@
 // Helpers shared by the benchmarks: start the built server, run wrk, serve bytes with nginx.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  chmodSync,
+  mkdtempSync,
+  writeFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+} from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '../..');
@@ -66,10 +73,15 @@ export async function startServer({ dataDir, env = {} } = {}) {
   children.add(child);
   await waitFor(`http://127.0.0.1:${port}/readyz`, 300_000, child);
   const readyMs = performance.now() - started;
+  const cpuSeconds = () => processCpuSeconds(child.pid);
   return {
     port,
+    pid: child.pid,
     url: `http://127.0.0.1:${port}`,
     readyMs,
+    /** CPU time (user + sys, every thread) the server took to get ready; NaN without /proc. */
+    readyCpuS: cpuSeconds(),
+    cpuSeconds,
     async stop() {
       children.delete(child);
       if (child.exitCode !== null) return;
@@ -77,6 +89,23 @@ export async function startServer({ dataDir, env = {} } = {}) {
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+/** User + system CPU seconds of a running process (all its threads), from /proc; NaN elsewhere. */
+export function processCpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The load average now, as `uptime` prints it ("1.02, 0.85, 0.60"). */
+export function loadAverage() {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
 }
 
 export function hasCommand(name) {

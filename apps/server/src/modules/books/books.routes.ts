@@ -16,6 +16,7 @@ import { perIp } from '../../lib/rate-limit.js';
 import { createTextSource } from '../../providers/texts/index.js';
 import { matchesEtag, type CachedAnswer } from './books.cache.js';
 import { BooksService } from './books.service.js';
+import { PreparePool } from './text/prepare-pool.js';
 import { BOOK_TEXT_QUEUE, BookTextsService } from './texts/book-texts.service.js';
 
 declare module 'fastify' {
@@ -72,11 +73,16 @@ export const booksRoutes = fp(
     app.addHook('onReady', () => service.start());
     app.addHook('onClose', async () => service.stop());
 
+    // A fetched text is cleaned, split and measured in a thread of its own (started on the
+    // first text, ended after a minute without one): a 1 MB book takes the better part of a
+    // second, which the event loop does not wait for.
+    const preparer = new PreparePool({ threads: 1, idleMs: 60_000 });
     const texts = new BookTextsService({
       db: app.db,
       source: createTextSource(app.config, app.database),
       jobs: app.jobs,
       log: app.log,
+      preparer,
     });
     app.decorate('bookTexts', texts);
     // A text fetched here: every instance's caches of that book go at once (ChangeBus); the
@@ -86,7 +92,10 @@ export const booksRoutes = fp(
     app.jobs.define<{ bookId: number }>(BOOK_TEXT_QUEUE, (data) => texts.run(data.bookId), {
       batchSize: 1,
     });
-    app.addHook('onClose', () => texts.idle());
+    app.addHook('onClose', async () => {
+      await texts.idle();
+      await preparer.close();
+    });
     app.sitemaps.add({
       name: 'books',
       pageCount: () => service.sitemapPageCount(),

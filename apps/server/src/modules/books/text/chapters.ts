@@ -1,4 +1,5 @@
 import { slugify } from '@chapterwise/shared';
+import { scanWordCount } from './word-scan.js';
 
 /** One chapter (or scene, stave, letter, part) of a book, as stored and served. */
 export interface SplitChapter {
@@ -210,9 +211,9 @@ function dedent(lines: string[]): string[] {
   return indent > 0 ? lines.map((l) => l.slice(indent)) : lines;
 }
 
+/** Words (runs of letters and digits, joined by ' ’ -): `[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*`. */
 export function countWords(text: string): number {
-  const matches = text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu);
-  return matches ? matches.length : 0;
+  return scanWordCount(text);
 }
 
 // ---------------------------------------------------------------------------------------

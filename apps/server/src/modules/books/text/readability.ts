@@ -1,4 +1,5 @@
 import { countWords } from './chapters.js';
+import { scanLetterWords } from './word-scan.js';
 
 /** Words a student reads in a minute: a deliberately unhurried pace for classroom texts. */
 export const WORDS_PER_MINUTE = 200;
@@ -11,9 +12,11 @@ export interface TextStats {
 
 /** Words, sentences and syllables of a text (the inputs of the Flesch–Kincaid grade). */
 export function measureText(text: string): TextStats {
-  const words = text.match(/[\p{L}]+(?:['’][\p{L}]+)*/gu) ?? [];
+  // Words of letters (`[\p{L}]+(?:['’][\p{L}]+)*`), their syllables counted in place.
   let syllableCount = 0;
-  for (const word of words) syllableCount += countSyllables(word);
+  scanLetterWords(text, (start, end) => {
+    syllableCount += syllablesAt(text, start, end);
+  });
   // A sentence ends at . ! ? (optionally followed by closing quotes or brackets) before a
   // space or the end; abbreviations such as "Mr." are not counted as ends.
   const ends =
@@ -58,5 +61,56 @@ export function countSyllables(raw: string): number {
   w = w.replace(/^y/, '');
   const groups = w.match(/[aeiouy]{1,2}/g);
   const count = groups ? groups.length : 0;
+  return Math.max(1, count);
+}
+
+const VOWEL = new Uint8Array(128);
+for (const c of 'aeiouy') VOWEL[c.charCodeAt(0)] = 1;
+/** Letters before a final "es"/"e" that keep its syllable (`[^laeiouy]`), and before "ed". */
+const KEEPS_E = new Uint8Array(128);
+for (const c of 'laeiouy') KEEPS_E[c.charCodeAt(0)] = 1;
+const KEEPS_ED = new Uint8Array(128);
+for (const c of 'laeiouytd') KEEPS_ED[c.charCodeAt(0)] = 1;
+const MAX_ASCII_WORD = 64;
+const letters = new Uint8Array(MAX_ASCII_WORD);
+
+/**
+ * `countSyllables(text.slice(start, end))` without building strings: the same rule on the
+ * word's letters lower-cased in a buffer. Words with other than ASCII characters (or very
+ * long ones) take `countSyllables` itself.
+ */
+function syllablesAt(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    else if (c < 0x61 || c > 0x7a) {
+      if (c === 0x27 || c === 0x2019) continue; // apostrophes go, as in countSyllables
+      return countSyllables(text.slice(start, end));
+    }
+    if (n === MAX_ASCII_WORD) return countSyllables(text.slice(start, end));
+    letters[n++] = c;
+  }
+  if (n === 0) return 0;
+  if (n <= 3) return 1;
+  // (?:[^laeiouy]es|[^laeiouytd]ed|[^laeiouy]e)$: the leftmost match ends the word.
+  const last = letters[n - 1]!;
+  const before = letters[n - 2]!;
+  const third = letters[n - 3]!;
+  if (before === 0x65 && last === 0x73 && !KEEPS_E[third]) n -= 3;
+  else if (before === 0x65 && last === 0x64 && !KEEPS_ED[third]) n -= 3;
+  else if (last === 0x65 && !KEEPS_E[before]) n -= 2;
+  // ^y, then vowel groups of one or two letters: ceil(run / 2) for every run of vowels.
+  let i = letters[0] === 0x79 ? 1 : 0;
+  let count = 0;
+  let run = 0;
+  for (; i < n; i++) {
+    if (VOWEL[letters[i]!]) run++;
+    else if (run > 0) {
+      count += (run + 1) >> 1;
+      run = 0;
+    }
+  }
+  count += (run + 1) >> 1;
   return Math.max(1, count);
 }

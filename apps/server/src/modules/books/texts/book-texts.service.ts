@@ -10,8 +10,9 @@ import {
   type TextSource,
 } from '../../../providers/texts/index.js';
 import { notFound } from '../../../lib/errors.js';
-import { findBookByUrl, queryRows, replaceChapters } from '../books.repository.js';
-import { prepareText } from '../text/prepare.js';
+import { findBookByUrl, queryRows, writeChapters, type BookChapters } from '../books.repository.js';
+import { inProcessPreparer, type TextPreparer } from '../text/prepare-pool.js';
+import { BatchWriter, type PreparedBook } from './batch-writer.js';
 
 export const BOOK_TEXT_QUEUE = 'book-text';
 
@@ -42,6 +43,10 @@ const PLAIN_WORDS: Record<string, string> = {
 };
 
 class NoChaptersError extends Error {}
+
+/** How one book of a bulk run ended. */
+export type BulkResult =
+  { status: 'ready'; chapterCount: number } | { status: 'failed'; code: string; message: string };
 
 export interface ChaptersChanged {
   bookId: number;
@@ -81,8 +86,14 @@ export class BookTextsService {
       source: TextSource;
       jobs: JobQueue;
       log: FastifyBaseLogger;
+      /** Where texts are cleaned, split and measured (default: this thread). */
+      preparer?: TextPreparer;
     },
-  ) {}
+  ) {
+    this.preparer = deps.preparer ?? inProcessPreparer;
+  }
+
+  private readonly preparer: TextPreparer;
 
   get enabled(): boolean {
     return !(this.deps.source instanceof DisabledTextSource);
@@ -223,37 +234,128 @@ export class BookTextsService {
       await writing;
       await progress('cleaning', 0.75);
       let splitting: Promise<void> = Promise.resolve();
-      const prepared = prepareText(fetched.text, book.title, () => {
+      const prepared = await this.preparer.prepare(fetched.text, book.title, () => {
         splitting = progress('splitting', 0.85);
       });
       await splitting;
       if (prepared.chapters.length === 0) throw new NoChaptersError('The text holds no words.');
       await progress('saving', 0.95);
-      await replaceChapters(db, bookId, prepared.chapters, prepared.totals);
-      await db.execute(sql`
-        UPDATE book_texts SET status = 'done', stage = NULL, progress = 1, finished_at = now(),
-          updated_at = now(), source = ${fetched.source}, bytes = ${fetched.bytes},
-          error_code = NULL, error_message = NULL
-        WHERE book_id = ${bookId}`);
+      await this.store([{ bookId, prepared, source: fetched.source, bytes: fetched.bytes }]);
       log.info(
         { bookId, chapters: prepared.chapters.length, bytes: fetched.bytes },
         'book text prepared',
       );
       this.events.emit('chapters-changed', { bookId, url: book.url });
     } catch (error) {
-      const code =
-        error instanceof TextFetchError
-          ? error.code
-          : error instanceof NoChaptersError
-            ? 'no_chapters'
-            : 'error';
-      if (code === 'error') log.error({ err: error, bookId }, 'book text failed');
-      else log.warn({ bookId, code, reason: (error as Error).message }, 'book text failed');
-      await db.execute(sql`
-        UPDATE book_texts SET status = 'failed', stage = NULL, progress = 0, failed_at = now(),
-          updated_at = now(), error_code = ${code}, error_message = ${(error as Error).message}
-        WHERE book_id = ${bookId}`);
+      await this.fail(bookId, error);
     }
+  }
+
+  /**
+   * The bulk loader (`npm run books:texts`): fetches, prepares and stores many books, `concurrency`
+   * at once. Texts are prepared by the service's preparer (the CLI gives it one thread per
+   * core) while this thread stores finished books in batches: one transaction and a few
+   * multi-row statements for every few books, instead of a dozen round trips per book. A book
+   * being fetched elsewhere is skipped; every failure becomes the book's failed state, as in
+   * `run`. `onResult` hears about each book as it is settled.
+   */
+  async fetchMany(
+    ids: number[],
+    options: { concurrency?: number; onResult?: (bookId: number, result: BulkResult) => void } = {},
+  ): Promise<void> {
+    const writer = new BatchWriter((items) => this.store(items));
+    let next = 0;
+    const lane = async () => {
+      while (next < ids.length) {
+        const bookId = ids[next++]!;
+        const result = await this.fetchOne(bookId, writer).catch((error: unknown): BulkResult => ({
+          status: 'failed',
+          code: 'error',
+          message: error instanceof Error ? error.message : String(error),
+        }));
+        options.onResult?.(bookId, result);
+      }
+    };
+    const lanes = Math.max(1, Math.min(options.concurrency ?? 4, ids.length));
+    await Promise.all(Array.from({ length: lanes }, lane));
+  }
+
+  private async fetchOne(bookId: number, writer: BatchWriter): Promise<BulkResult> {
+    // Claimed and started in one statement (the on-demand path takes two, through a job).
+    const claimed = await queryRows<{ title: string; url: string }>(
+      this.deps.db,
+      sql`
+      WITH claimed AS (
+        INSERT INTO book_texts (book_id, status, stage, progress, requested_at, started_at,
+          updated_at, attempts)
+        SELECT id, 'running', 'download', 0, now(), now(), now(), 1 FROM books WHERE id = ${bookId}
+        ON CONFLICT (book_id) DO UPDATE SET status = 'running', stage = 'download', progress = 0,
+          requested_at = now(), started_at = now(), updated_at = now(),
+          attempts = book_texts.attempts + 1
+        WHERE book_texts.status NOT IN ('queued', 'running')
+          OR book_texts.updated_at < now() - make_interval(secs => ${STALE_MS / 1000})
+        RETURNING book_id)
+      SELECT b.title, b.url FROM claimed c JOIN books b ON b.id = c.book_id`,
+    );
+    const book = claimed[0];
+    if (!book) {
+      const state = await this.state(bookId);
+      if (state?.status === 'ready') return { status: 'ready', chapterCount: state.chapterCount };
+      const code = state?.status ?? 'unknown';
+      return { status: 'failed', code, message: code };
+    }
+    try {
+      const fetched = await this.deps.source.fetchText(bookId);
+      const prepared = await this.preparer.prepare(fetched.text, book.title);
+      if (prepared.chapters.length === 0) throw new NoChaptersError('The text holds no words.');
+      await writer.add({ bookId, prepared, source: fetched.source, bytes: fetched.bytes });
+      this.events.emit('chapters-changed', { bookId, url: book.url });
+      return { status: 'ready', chapterCount: prepared.chapters.length };
+    } catch (error) {
+      const code = await this.fail(bookId, error);
+      return { status: 'failed', code, message: PLAIN_WORDS[code] ?? PLAIN_WORDS.error! };
+    }
+  }
+
+  /** Stores prepared texts and marks their fetches done, all in one transaction. */
+  private async store(items: PreparedBook[]): Promise<void> {
+    const chapters: BookChapters[] = items.map((b) => ({
+      bookId: b.bookId,
+      chapters: b.prepared.chapters,
+      totals: b.prepared.totals,
+    }));
+    const done = sql.join(
+      items.map((b) => sql`(${b.bookId}::int, ${b.source}::text, ${b.bytes}::int)`),
+      sql`, `,
+    );
+    await this.deps.db.transaction(async (tx) => {
+      await writeChapters(tx as unknown as Db, chapters);
+      await tx.execute(sql`
+        UPDATE book_texts t SET status = 'done', stage = NULL, progress = 1, finished_at = now(),
+          updated_at = now(), source = v.source, bytes = v.bytes, error_code = NULL,
+          error_message = NULL
+        FROM (VALUES ${done}) AS v(book_id, source, bytes)
+        WHERE t.book_id = v.book_id`);
+    });
+  }
+
+  /** Keeps a failure as the book's state (with its code and time); returns the code. */
+  private async fail(bookId: number, error: unknown): Promise<string> {
+    const { db, log } = this.deps;
+    const code =
+      error instanceof TextFetchError
+        ? error.code
+        : error instanceof NoChaptersError
+          ? 'no_chapters'
+          : 'error';
+    const message = error instanceof Error ? error.message : String(error);
+    if (code === 'error') log.error({ err: error, bookId }, 'book text failed');
+    else log.warn({ bookId, code, reason: message }, 'book text failed');
+    await db.execute(sql`
+      UPDATE book_texts SET status = 'failed', stage = NULL, progress = 0, failed_at = now(),
+        updated_at = now(), error_code = ${code}, error_message = ${message}
+      WHERE book_id = ${bookId}`);
+    return code;
   }
 
   private present(row: StateRow): BookTextState {

@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -8,11 +9,13 @@ import { openDatabase } from '../../../db/client.js';
 import { JobQueue } from '../../../jobs/queue.js';
 import { createTextSource } from '../../../providers/texts/index.js';
 import { queryRows } from '../books.repository.js';
+import { PreparePool } from '../text/prepare-pool.js';
 import { BookTextsService } from './book-texts.service.js';
 
 const HELP = `Fetches, cleans and splits the texts of many books (decision 014).
 
-  npm run books:texts -- --mirror URL|DIR [--ids 84,1342 | --top N | --all] [--force] [--concurrency N]
+  npm run books:texts -- --mirror URL|DIR [--ids 84,1342 | --top N | --all] [--force]
+                         [--concurrency N] [--threads N]
 
   --mirror       a base URL (https://www.gutenberg.org, a private mirror) or a folder laid out
                  like PG's cache: DIR/cache/epub/{id}/pg{id}.txt (or .txt.gz). Default:
@@ -21,7 +24,10 @@ const HELP = `Fetches, cleans and splits the texts of many books (decision 014).
   --top N        the N most downloaded books of the catalogue
   --all          every book of the catalogue
   --force        fetch again books that already have chapters
-  --concurrency  books prepared at once (default 4; the mirror's rate limit still applies)
+  --concurrency  books in hand at once: fetched, being prepared or waiting to be stored
+                 (default 8; an HTTP mirror's rate limit still applies, a folder has none)
+  --threads      threads that clean, split and measure texts (default: one per core); the
+                 main thread stores the finished books, several per transaction
 
 Resumable: books that already have chapters are skipped, so a stopped run continues where it
 stopped. Uses DATA_DIR / DATABASE_URL like the server (with the embedded database, stop the
@@ -35,7 +41,8 @@ async function main() {
       top: { type: 'string' },
       all: { type: 'boolean', default: false },
       force: { type: 'boolean', default: false },
-      concurrency: { type: 'string', default: '4' },
+      concurrency: { type: 'string', default: '8' },
+      threads: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -52,7 +59,10 @@ async function main() {
     const polite = mirror.kind === 'http' && isDefaultMirror(mirror.baseUrl);
     config.texts = { ...config.texts, mirror, ratePerSecond: polite ? 1 : 20 };
   }
-  const concurrency = Math.max(1, Math.min(32, Number(values.concurrency) || 4));
+  const concurrency = Math.max(1, Math.min(64, Number(values.concurrency) || 8));
+  const pool = new PreparePool(
+    values.threads ? { threads: Math.max(1, Math.min(64, Number(values.threads) || 1)) } : {},
+  );
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),
@@ -66,6 +76,7 @@ async function main() {
     source,
     jobs: new JobQueue(database, log),
     log,
+    preparer: pool,
   });
 
   let ids: number[];
@@ -98,7 +109,10 @@ async function main() {
       `${rows.length} books chosen, ${rows.length - ids.length} have chapters already (skipped).`,
     );
   }
-  console.log(`Fetching ${ids.length} texts from ${source.description} (${concurrency} at once)…`);
+  console.log(
+    `Fetching ${ids.length} texts from ${source.description} (${concurrency} at once, ` +
+      `${pool.size} preparing threads)…`,
+  );
 
   const bar = new cliProgress.SingleBar(
     {
@@ -109,41 +123,39 @@ async function main() {
     cliProgress.Presets.shades_classic,
   );
   const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
   const failures = new Map<string, { message: string; ids: number[] }>();
   let ok = 0;
   let chapters = 0;
   bar.start(ids.length, 0, { ok: 0, failed: 0 });
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const id = ids[next++]!;
-      const state = await texts.fetchNow(id).catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        return { status: 'failed' as const, error: { code: 'error', message }, chapterCount: 0 };
-      });
-      if (state?.status === 'ready') {
+  let failed = 0;
+  await texts.fetchMany(ids, {
+    concurrency,
+    onResult: (id, result) => {
+      if (result.status === 'ready') {
         ok++;
-        chapters += state.chapterCount;
+        chapters += result.chapterCount;
       } else {
-        const code = state?.error?.code ?? state?.status ?? 'unknown';
-        const entry = failures.get(code) ?? { message: state?.error?.message ?? code, ids: [] };
+        failed++;
+        const entry = failures.get(result.code) ?? { message: result.message, ids: [] };
         entry.ids.push(id);
-        failures.set(code, entry);
+        failures.set(result.code, entry);
       }
-      bar.increment(1, {
-        ok,
-        failed: ids.length && [...failures.values()].reduce((n, f) => n + f.ids.length, 0),
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, ids.length) }, worker));
+      bar.increment(1, { ok, failed });
+    },
+  });
   bar.stop();
+  await pool.close();
   await database.close();
 
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuAtStart);
   console.log(
     `\nDone in ${seconds.toFixed(1)} s: ${ok} texts prepared (${chapters} chapters), ` +
-      `${ids.length - ok} failed.`,
+      `${ids.length - ok} failed. CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s ` +
+      `(user + sys, every thread); load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(', ')}.`,
   );
   if (failures.size) {
     console.log('Failures (run again to retry them):');

@@ -281,6 +281,8 @@ function countQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidat
     const nounStart = j;
     while (t[j] && t[j]!.pos === 'NOUN') j++;
     if (j === nounStart || !/s$/.test(t[j - 1]!.value)) continue;
+    // "50 degrees Celsius": a unit name after the noun would be left behind in the stem.
+    if (t[j]?.pos === 'PROPN' || /^\p{Lu}/u.test(t[j]?.value ?? '')) continue;
     // "copies of the Bible"
     if (t[j]?.normal === 'of') {
       let k = j + 1;
@@ -603,6 +605,9 @@ export function resolvePronoun(ctx: WriterContext, c: Clause, cause: Clause | nu
       }
     }
     if (names.length !== 1) return false;
+    // "He snatched the blanket" is not about Mira: the person must not be of the other gender.
+    const g = genderOf(ctx.analysis, names[0]!);
+    if (g && g !== (c.pronoun === 'he' ? 'm' : 'f')) return false;
     // The person's full name ("Augustin Fresnel" for "Fresnel").
     c.subjectText = [names[0]!, ...(ctx.analysis.aliases.get(names[0]!) ?? [])]
       .filter((n) => !/^(?:Mr|Mrs|Miss|Ms|Dr)\.?$/.test(n))

@@ -52,6 +52,7 @@ import {
   personOptions,
   personSwapFits,
   placeSwapFits,
+  statementNeedsReferent,
   subjectNeedsReferent,
   swapContradicted,
   verbFitsBlank,
@@ -298,7 +299,7 @@ export function writeSupported(ctx: WriterContext, count: number): MultipleChoic
     ctx,
     count * 5,
     { noQuotes: true, maxWords: 22 },
-    (s) => !PRONOUN_SUBJECT.test(s.text) && !subjectNeedsReferent(s) && s.words <= 22,
+    (s) => !PRONOUN_SUBJECT.test(s.text) && !statementNeedsReferent(s) && s.words <= 22,
   );
   const falses: Array<{ s: Sentence; statement: string }> = [];
   const trues: Array<{ s: Sentence; statement: string }> = [];
@@ -378,6 +379,11 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     // Only where the opposite reads naturally: not "five meters short", "its own heavy",
     // "a short but dangerous crossing" → "long but dangerous", "the empty moon".
     if (!oppositeFits(s, i, opposite)) return;
+    // "The system worked, but it was expensive" → "but it was cheap" breaks the contrast.
+    if (
+      s.tokens.slice(0, i).some((x) => /^(?:but|yet|although|though|while|whereas)$/i.test(x.value))
+    )
+      return;
     // "was not new" → "was not old" is not a contradiction; "new ideas" → "old ideas" is rarely one.
     if (s.negative || opposite === 'old' || opposite === 'new') return;
     // The passage must not use the opposite of the same thing ("the lit part grows" and
@@ -438,7 +444,12 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
       const flipped = (s.negative ? doc.sentences().toPositive() : doc.sentences().toNegative())
         .text()
         .trim();
-      if (flipped && normaliseForMatch(flipped) !== normaliseForMatch(statement))
+      // "does not make cold" → "does make cold": an emphatic "do" left behind reads badly.
+      if (
+        flipped &&
+        normaliseForMatch(flipped) !== normaliseForMatch(statement) &&
+        !/\b(?:do|does|did) (?!not\b|n't)\w+/i.test(flipped)
+      )
         out.push({ statement: flipped, how: 'negation' });
     } catch {
       // compromise could not parse the sentence; there is no alteration then.
@@ -483,13 +494,24 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
   const isPlay = ctx.analysis.prepared.isPlay;
   const sentences = isPlay
     ? pickSentences(ctx, count * 2, { minWords: 5 }, (s) => !!s.speechQuote && s.opensSpeech)
-    : pickSentences(
-        ctx,
-        // First-person texts leave few sentences that stand alone: look further.
-        count * 6,
-        { noQuotes: true },
-        (s) => !PRONOUN_SUBJECT.test(s.text) && !subjectNeedsReferent(s),
-      );
+    : [
+        // Statements that name everything they speak of first; then, for chapters of a novel
+        // where few do, sentences whose subject at least is named.
+        ...pickSentences(
+          ctx,
+          // First-person texts leave few sentences that stand alone: look further.
+          count * 6,
+          { noQuotes: true },
+          (s) => !PRONOUN_SUBJECT.test(s.text) && !statementNeedsReferent(s),
+        ),
+        ...pickSentences(
+          ctx,
+          count * 6,
+          { noQuotes: true },
+          (s) =>
+            !PRONOUN_SUBJECT.test(s.text) && !subjectNeedsReferent(s) && statementNeedsReferent(s),
+        ),
+      ];
   let wantFalse = ctx.random() < 0.5;
   for (const s of sentences) {
     if (out.length >= (ctx.spares === 0 ? count : count * 2)) break;

@@ -12,6 +12,7 @@ import {
   oppositeFits,
   personSwapFits,
   placeSwapFits,
+  statementNeedsReferent,
   subjectNeedsReferent,
   swapContradicted,
 } from './swaps.js';
@@ -261,6 +262,34 @@ describe('false statements stay grammatical (issue 22, nonsense)', () => {
 });
 
 describe('statements name what they are about (issue 22, referents)', () => {
+  it('skips a statement that leans on another sentence anywhere in it', () => {
+    const text = [
+      'No one had ever bargained with him before.',
+      'People learned to slow them down by drying food.',
+      'Ships carried this ice from New England as far as India.',
+      'Inside the refrigerator, it passes through coils.',
+      'Nora pulled on her heavy coat and ran down to the beach.',
+      'Some oases have supported towns for more than a thousand years.',
+    ].join(' ');
+    const ctx = contextFor(text);
+    const needs = (start: string) => statementNeedsReferent(sentence(ctx, start));
+    expect(needs('No one had')).toBe(true);
+    expect(needs('People learned')).toBe(true);
+    expect(needs('Ships carried')).toBe(true);
+    expect(needs('Inside the refrigerator')).toBe(true);
+    expect(needs('Nora pulled')).toBe(false);
+    expect(numberSwapFalse('for more than a thousand years', 'thousand', 'hundred')).toBe(false);
+  });
+
+  it('keeps a contrast and never leaves an emphatic "does" behind', () => {
+    const text =
+      'The system worked, but it was expensive. The modern refrigerator does not make cold. Ice was heavy.';
+    const all = falseStatements(text);
+    for (const t of all) {
+      expect(t).not.toMatch(/but it was cheap|does make cold/);
+    }
+  });
+
   it('skips a sentence whose subject points to another sentence', () => {
     const moon = contextFor(MOON);
     expect(subjectNeedsReferent(sentence(moon, 'Like Earth, it is'))).toBe(true);

@@ -288,10 +288,16 @@ const LEAD_OPENERS =
 export function subjectNeedsReferent(s: Sentence): boolean {
   const t = s.tokens;
   let i = 0;
-  if (t[0] && LEAD_OPENERS.test(t[0].value)) {
-    const comma = t.findIndex((x, k) => k > 0 && x.value === ',');
-    if (comma > 0 && comma <= 12) i = comma + 1;
-  }
+  // An opening phrase closed by a comma ("Like Earth,", "Inside the refrigerator,", "Bravest of
+  // all in Frederick town,"): the subject comes after it.
+  const comma = t.findIndex((x, k) => k > 0 && x.value === ',');
+  if (
+    comma > 0 &&
+    comma <= 12 &&
+    (LEAD_OPENERS.test(t[0]!.value) || ['ADP', 'ADV', 'SCONJ', 'ADJ'].includes(t[0]!.pos)) &&
+    !REFERRING.test(t[0]!.value)
+  )
+    i = comma + 1;
   for (; i < t.length; i++) {
     const x = t[i]!;
     if (x.pos === 'VERB' || x.pos === 'AUX') return false;
@@ -367,7 +373,7 @@ export function numberSwapFalse(statement: string, answer: string, swap: string)
   // "more than five meters" → "more than eleven meters" is not contradicted (nor is "fewer
   // than fifty" → "fewer than two"): a bound is never swapped.
   if (
-    /(?:more than|over|at least|above|greater than|less than|fewer than|under|at most|below|up to)\s*$/.test(
+    /(?:more than|over|at least|above|greater than|less than|fewer than|under|at most|below|up to)\s*(?:a\s+)?$/.test(
       before,
     )
   )
@@ -476,6 +482,31 @@ export function verbFitsBlank(
       if (frameAfter(s.tokens, i) === frame) seen = true;
     });
     if (seen) return true;
+  }
+  return false;
+}
+
+/**
+ * A statement read alone (true/false, "supported" options) must not lean on another sentence:
+ * its subject names what it is about (`subjectNeedsReferent`), "he"/"she"/"him"/"her" follow a
+ * person named before them in the sentence, and no "them", "this ice", "these nations" at all.
+ */
+export function statementNeedsReferent(s: Sentence): boolean {
+  if (subjectNeedsReferent(s)) return true;
+  const t = s.tokens;
+  let person = false;
+  for (let i = 0; i < t.length; i++) {
+    const x = t[i]!;
+    if (
+      x.pos === 'PROPN' ||
+      /^(?:man|woman|boy|girl|king|queen|father|mother|grandfather|grandmother|grandpa|grandma|brother|sister|son|daughter|captain|keeper|doctor|teacher|farmer|scientist)$/i.test(
+        x.value,
+      )
+    )
+      person = true;
+    if (/^(?:he|him|his|himself|she|her|hers|herself)$/i.test(x.value) && !person) return true;
+    if (/^(?:them|themselves)$/i.test(x.value)) return true;
+    if (/^(?:this|these|those)$/i.test(x.value)) return true;
   }
   return false;
 }
