@@ -164,7 +164,9 @@ test.describe('material generator', () => {
     await page.getByRole('button', { name: 'Generate Material' }).click();
     await expect(page.getByText('Finished', { exact: true })).toBeVisible({ timeout: 30_000 });
     const card = page.locator('.material-card').first();
-    await expect(card.getByRole('heading', { name: 'Vocabulary' })).toBeVisible();
+    // A short grade-4 story may have no word worth teaching (the generator abstains rather than
+    // teaching 'bread'), so the card is checked by the section every worksheet has.
+    await expect(card.getByRole('heading', { name: 'Part 1: Fill in the blank' })).toBeVisible();
 
     await card.getByRole('button', { name: /^Export/ }).click();
     await card.getByRole('link', { name: 'Print student copy' }).click();

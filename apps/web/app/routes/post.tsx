@@ -1,4 +1,5 @@
-import { data, isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { data, Link } from 'react-router';
+import { notFoundBoundary } from '../components/layout/not-found';
 import { getPredictionPage } from '../features/images';
 import { ApiClientError } from '../lib/api';
 import { seo } from '../lib/seo';
@@ -61,21 +62,9 @@ export default function PostRoute({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
-  return (
-    <section className="container page-narrow error-page" aria-labelledby="post-missing">
-      <title>Post not found | Chapterwise</title>
-      <meta name="robots" content="noindex" />
-      <p className="eyebrow">404</p>
-      <h1 id="post-missing">We couldn't find that post</h1>
-      <p>It may have been deleted, or it was never shared.</p>
-      <div className="button-row">
-        <Link className="button button-primary" to="/">
-          Go home
-        </Link>
-      </div>
-    </section>
-  );
-}
+/** A missing post is a 404 page saying so (the loader throws it). */
+export const ErrorBoundary = notFoundBoundary({
+  thing: 'post',
+  explanation: 'It may have been deleted, or it was never shared.',
+  actions: [{ to: '/', label: 'Go home' }],
+});

@@ -1,4 +1,5 @@
-import { data, isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { data, Link } from 'react-router';
+import { notFoundBoundary } from '../components/layout/not-found';
 import { ProfileCard } from '../features/users/components/profile-card';
 import { getPublicProfile } from '../features/users/api';
 import { ApiClientError } from '../lib/api';
@@ -67,24 +68,13 @@ export default function ProfileRoute({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
-  return (
-    <section className="container page-narrow error-page" aria-labelledby="profile-missing">
-      <title>Teacher not found | Chapterwise</title>
-      <meta name="robots" content="noindex" />
-      <p className="eyebrow">404</p>
-      <h1 id="profile-missing">We couldn't find that teacher</h1>
-      <p>No profile has this username. It may have been mistyped, or the account may be gone.</p>
-      <div className="button-row">
-        <Link className="button button-primary" to="/books">
-          Browse books
-        </Link>
-        <Link className="button button-ghost" to="/">
-          Go home
-        </Link>
-      </div>
-    </section>
-  );
-}
+/** A missing teacher is a 404 page saying so (the loader throws it). */
+export const ErrorBoundary = notFoundBoundary({
+  thing: 'teacher',
+  explanation:
+    'No profile has this username. It may have been mistyped, or the account may be gone.',
+  actions: [
+    { to: '/books', label: 'Browse books' },
+    { to: '/', label: 'Go home' },
+  ],
+});

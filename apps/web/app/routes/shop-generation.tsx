@@ -1,5 +1,6 @@
 import { formatShortDate } from '@chapterwise/shared';
-import { data, isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { data, Link } from 'react-router';
+import { notFoundBoundary } from '../components/layout/not-found';
 import { getGeneration, listProductsForGeneration, ProductGrid } from '../features/shop';
 import { ApiClientError } from '../lib/api';
 import { seo } from '../lib/seo';
@@ -86,21 +87,9 @@ export default function ShopGenerationRoute({ loaderData }: Route.ComponentProps
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
-  return (
-    <section className="container page-narrow error-page" aria-labelledby="artwork-missing">
-      <title>Artwork not found | Chapterwise</title>
-      <meta name="robots" content="noindex" />
-      <p className="eyebrow">404</p>
-      <h1 id="artwork-missing">We couldn't find that artwork</h1>
-      <p>It may have been deleted by its creator, or it is still being made.</p>
-      <div className="button-row">
-        <Link className="button button-primary" to="/shop">
-          Back to the shop
-        </Link>
-      </div>
-    </section>
-  );
-}
+/** A missing artwork is a 404 page saying so (the loader throws it). */
+export const ErrorBoundary = notFoundBoundary({
+  thing: 'artwork',
+  explanation: 'It may have been deleted by its creator, or it is still being made.',
+  actions: [{ to: '/shop', label: 'Back to the shop' }],
+});

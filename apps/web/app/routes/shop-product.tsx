@@ -1,5 +1,6 @@
 import { productPath } from '@chapterwise/shared';
-import { data, isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { data, Link } from 'react-router';
+import { notFoundBoundary } from '../components/layout/not-found';
 import { JsonLd } from '../features/books/components/json-ld';
 import { getProductPage, ProductView } from '../features/shop';
 import { ApiClientError } from '../lib/api';
@@ -81,21 +82,9 @@ export default function ShopProductRoute({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
-  return (
-    <section className="container page-narrow error-page" aria-labelledby="product-missing">
-      <title>Product not found | Chapterwise</title>
-      <meta name="robots" content="noindex" />
-      <p className="eyebrow">404</p>
-      <h1 id="product-missing">We couldn't find that product</h1>
-      <p>It may have been deleted by its creator.</p>
-      <div className="button-row">
-        <Link className="button button-primary" to="/shop">
-          Back to the shop
-        </Link>
-      </div>
-    </section>
-  );
-}
+/** A missing product is a 404 page saying so (the loader throws it). */
+export const ErrorBoundary = notFoundBoundary({
+  thing: 'product',
+  explanation: 'It may have been deleted by its creator.',
+  actions: [{ to: '/shop', label: 'Back to the shop' }],
+});

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import {
   ASSISTANT_DEFAULT_GRADE,
@@ -41,11 +42,6 @@ import type { AssistantSessions } from './assistant.session.js';
 export const DEFAULT_TITLE = 'New conversation';
 const OPEN_FROM_DASHBOARD = 'Open the assistant from your dashboard.';
 
-interface Logger {
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
 export interface AssistantServiceDeps {
   db: Db;
   books: BooksService;
@@ -53,7 +49,7 @@ export interface AssistantServiceDeps {
   engine: AssistantEngine;
   sessions: AssistantSessions;
   jwtSecret: string;
-  log: Logger;
+  log: FastifyBaseLogger;
 }
 
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };

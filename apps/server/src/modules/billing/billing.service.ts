@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import {
   BILLING_MESSAGES,
   CHAPTER_MATERIALS_PRICE_CENTS,
@@ -54,12 +55,6 @@ import {
 } from './billing.presenter.js';
 import * as repo from './billing.repository.js';
 
-interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
 /** A chapter's ready-made materials as the billing module needs to sell them. */
 export interface ChapterPacks {
   /** The chapter's title and how many ready-made materials it has (null: unknown chapter). */
@@ -107,7 +102,7 @@ export interface BillingDeps {
   db: Db;
   payments: Payments;
   publicUrl: string;
-  log: Logger;
+  log: FastifyBaseLogger;
   chapterPacks: ChapterPacks;
 }
 
@@ -131,7 +126,7 @@ export type EventOutcome = 'applied' | 'duplicate' | 'ignored';
 /** Pending local checkouts older than this expire, as Stripe's do after 24 hours. */
 const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-const unavailable = (error: unknown, log: Logger, what: string) => {
+const unavailable = (error: unknown, log: FastifyBaseLogger, what: string) => {
   log.error({ err: error }, `payments: could not ${what}`);
   return new AppError(
     'UNAVAILABLE',

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   googleFormEditUrl,
@@ -24,18 +25,13 @@ const STATE_TTL_MS = 10 * 60_000;
 /** An access token this close to its end is refreshed first. */
 const EXPIRY_MARGIN_MS = 60_000;
 
-interface Logger {
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
 export interface GoogleFormsServiceDeps {
   db: Db;
   /** Null when GOOGLE_CLIENT_ID/SECRET are not set: the feature is off. */
   client: GoogleClient | null;
   materials: MaterialsService;
   box: SecretBox;
-  log: Logger;
+  log: FastifyBaseLogger;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

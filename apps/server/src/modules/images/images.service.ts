@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import {
@@ -42,18 +43,12 @@ export const IMAGES_QUEUE = 'images-run';
 /** The sweep of interrupted runs (at boot and every minute). */
 export const IMAGES_SWEEP_QUEUE = 'images-sweep';
 
-interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
 export interface ImagesServiceDeps {
   db: Db;
   jobs: JobQueue;
   provider: ImageProvider;
   storage: Storage;
-  log: Logger;
+  log: FastifyBaseLogger;
   /** Where the provider sends webhooks; undefined: poll only. */
   webhookUrl: string | undefined;
   /** Between polls of a remote run. */

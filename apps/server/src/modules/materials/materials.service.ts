@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import {
   DEFAULT_MATERIAL_TYPES,
   type GenerateMaterialBodySchema,
@@ -48,17 +49,11 @@ export const FOLDER_EXPORT_LIMIT = 200;
 
 export type GenerateMaterialBody = z.output<typeof GenerateMaterialBodySchema>;
 
-interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
 export interface MaterialsServiceDeps {
   db: Db;
   jobs: JobQueue;
   generator: MaterialGenerator;
-  log: Logger;
+  log: FastifyBaseLogger;
   /** How long a running generation holds its material before another worker may take it over. */
   leaseSeconds: number;
   /** Pending materials older than this are queued again by the sweep (their job was lost). */

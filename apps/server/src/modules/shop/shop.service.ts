@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import {
   cardImageIndex,
@@ -37,19 +38,13 @@ import type { BillingService } from '../billing/billing.service.js';
 import type { ImagesService } from '../images/images.service.js';
 import * as repo from './shop.repository.js';
 
-interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
 export interface ShopDeps {
   db: Db;
   storage: Storage;
   print: PrintProvider;
   images: ImagesService;
   billing: BillingService;
-  log: Logger;
+  log: FastifyBaseLogger;
   /** The share of a sale paid to an authorised seller (percent). */
   sellerSharePercent: number;
   /** Signs visitor ids (views are counted per visitor per day without keeping addresses). */
