@@ -1,5 +1,6 @@
 import type { Analysis, Sentence, Token } from './analyse.js';
 import { frequencyOf, lookup } from './wordnet.js';
+import { numberValue } from '../../../lib/number-words.js';
 
 /**
  * Checks on statements made false by swapping one word (true/false items and the wrong options
@@ -321,45 +322,8 @@ export function needsItsNegation(text: string): boolean {
  * approximate number must move far enough: otherwise the changed statement is still true.
  */
 export function numberSwapFalse(statement: string, answer: string, swap: string): boolean {
-  const value = (x: string) => {
-    const n = Number(x.replace(/,/g, ''));
-    if (!Number.isNaN(n)) return n;
-    const words: Record<string, number> = {
-      two: 2,
-      three: 3,
-      four: 4,
-      five: 5,
-      six: 6,
-      seven: 7,
-      eight: 8,
-      nine: 9,
-      ten: 10,
-      eleven: 11,
-      twelve: 12,
-      thirteen: 13,
-      fourteen: 14,
-      fifteen: 15,
-      sixteen: 16,
-      seventeen: 17,
-      eighteen: 18,
-      nineteen: 19,
-      twenty: 20,
-      thirty: 30,
-      forty: 40,
-      fifty: 50,
-      sixty: 60,
-      seventy: 70,
-      eighty: 80,
-      ninety: 90,
-      hundred: 100,
-      thousand: 1000,
-      million: 1e6,
-      billion: 1e9,
-    };
-    return words[x.toLowerCase()] ?? NaN;
-  };
-  const a = value(answer);
-  const b = value(swap);
+  const a = numberValue(answer);
+  const b = numberValue(swap);
   if (Number.isNaN(a) || Number.isNaN(b)) return true;
   const at = statement.search(new RegExp(`\\b${answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
   const before = statement.slice(Math.max(0, at - 20), at).toLowerCase();
