@@ -122,31 +122,40 @@ export function genderOf(analysis: Analysis, name: string): 'm' | 'f' | null {
   if (MALE_TITLE.test(name)) result = 'm';
   else if (FEMALE_TITLE.test(name)) result = 'f';
   else {
-    let m = 0;
-    let f = 0;
-    const first = name.split(/\s+/)[0]!;
-    for (const s of analysis.sentences) {
-      const spans = (analysis.nameSpans.get(s.index) ?? []).filter(
-        (sp) => analysis.names.get(sp.name)?.kind === 'person',
-      );
-      const mine = spans.filter((sp) => sp.name === name || sp.name.split(/\s+/)[0] === first);
-      if (mine.length === 0 || spans.length !== mine.length) continue;
-      const after = s.text.slice(mine[0]!.end);
-      const next = analysis.sentences[s.index + 1];
-      const nextOpen =
-        next && !(analysis.nameSpans.get(next.index) ?? []).length
-          ? next.text.split(/\s+/).slice(0, 3).join(' ')
-          : '';
-      for (const text of [after, nextOpen]) {
-        if (/\b(?:he|him|his|himself)\b/i.test(text)) m += 1;
-        if (/\b(?:she|her|hers|herself)\b/i.test(text)) f += 1;
-      }
-    }
+    const { m, f } = genderEvidence(analysis, name);
     if (m > 0 && f === 0) result = 'm';
     else if (f > 0 && m === 0) result = 'f';
   }
   cache.set(name, result);
   return result;
+}
+
+/**
+ * How often male and female pronouns follow the name where that person is the only one named
+ * (both counted: a name with mixed evidence is unsettled, one with none is unknown).
+ */
+export function genderEvidence(analysis: Analysis, name: string): { m: number; f: number } {
+  let m = 0;
+  let f = 0;
+  const first = name.split(/\s+/)[0]!;
+  for (const s of analysis.sentences) {
+    const spans = (analysis.nameSpans.get(s.index) ?? []).filter(
+      (sp) => analysis.names.get(sp.name)?.kind === 'person',
+    );
+    const mine = spans.filter((sp) => sp.name === name || sp.name.split(/\s+/)[0] === first);
+    if (mine.length === 0 || spans.length !== mine.length) continue;
+    const after = s.text.slice(mine[0]!.end);
+    const next = analysis.sentences[s.index + 1];
+    const nextOpen =
+      next && !(analysis.nameSpans.get(next.index) ?? []).length
+        ? next.text.split(/\s+/).slice(0, 3).join(' ')
+        : '';
+    for (const text of [after, nextOpen]) {
+      if (/\b(?:he|him|his|himself)\b/i.test(text)) m += 1;
+      if (/\b(?:she|her|hers|herself)\b/i.test(text)) f += 1;
+    }
+  }
+  return { m, f };
 }
 
 /**
