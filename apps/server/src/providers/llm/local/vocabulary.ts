@@ -141,6 +141,7 @@ const TITLE_WORDS = new Set(
 );
 // WordNet's noun.quantity (units) and noun.time (days, months): nothing to teach.
 const SKIP_LEXFILES = new Set([23, 28]);
+const ACT_LEXFILE: ReadonlySet<number> = new Set([4]);
 // noun.body, noun.phenomenon, noun.plant, noun.process, noun.substance: a subject's own terms.
 const DOMAIN_LEXFILES = new Set([8, 19, 20, 22, 27]);
 
@@ -604,6 +605,55 @@ function worth(
   return { score, familiar, easy };
 }
 
+// WordNet's everyday things: noun.animal, noun.artifact, noun.body, noun.food, noun.person,
+// noun.shape. A child meets "skeleton", "disk", "toddler" and "dog" long before a text teaches
+// them; such a word is vocabulary only when it is rarer than the class's level ("parchment" in
+// grade 7, "schooner" in grade 5) or the passage defines it ("compositor").
+const EVERYDAY_THINGS = new Set([5, 6, 8, 13, 18, 25]);
+const PEOPLE_AND_ARTIFACTS = new Set([6, 18]);
+// adj.pert: "lunar", "subclavian", "enteric" only mean "of the moon / collarbone / intestines".
+const RELATIONAL_ADJECTIVES = 1;
+
+/**
+ * True when a noun's gloss is a sentence, not a definition ("lunar eclipse: the earth
+ * interrupts light shining on the moon"): it opens with a subject and its verb.
+ */
+export function glossIsClause(gloss: string): boolean {
+  lexer ??= new pos.Lexer();
+  tagger ??= new pos.Tagger();
+  const tagged = tagger.tag(lexer.lex(gloss));
+  let i = 0;
+  if (/^(?:DT|PRP\$)$/.test(tagged[i]?.[1] ?? '')) i += 1;
+  while (/^JJ/.test(tagged[i]?.[1] ?? '')) i += 1;
+  const nounStart = i;
+  while (/^NN/.test(tagged[i]?.[1] ?? '')) i += 1;
+  if (i === nounStart) return false;
+  return /^(?:VBZ|VBP|VBD)$/.test(tagged[i]?.[1] ?? '') && !/ing$/.test(tagged[i]![0]);
+}
+
+/**
+ * "make a complete alteration in my style of living": a noun that is the object of a light
+ * verb (make, do, take, give) names an act, not an event or a state.
+ */
+function lightVerbObject(sentence: Sentence, token: Token): boolean {
+  const at = sentence.tokens.indexOf(token);
+  for (let k = at - 1; k >= Math.max(0, at - 4); k--) {
+    const t = sentence.tokens[k]!;
+    if (t.pos === 'DET' || t.pos === 'ADJ' || t.pos === 'ADV') continue;
+    return t.pos === 'VERB' && /^(?:make|do|take|give|perform|carry)$/.test(t.lemma.toLowerCase());
+  }
+  return false;
+}
+
+/** A closed compound of two everyday words ("iceman", "sunlight"): it means what its parts say. */
+export function transparentCompound(word: string): boolean {
+  const w = word.toLowerCase();
+  if (!/^[a-z]{6,}$/.test(w)) return false;
+  for (let i = 3; i <= w.length - 3; i++)
+    if (isFamiliar(w.slice(0, i)) && isFamiliar(w.slice(i))) return true;
+  return false;
+}
+
 /**
  * Vocabulary worth teaching from this text at this grade, each with a meaning that fits the
  * passage and reads at the grade, and the sentence it comes from as the example in context.
@@ -690,12 +740,23 @@ export function writeVocabulary(
       );
       if (uses.length > 0 && uses.every((u) => u === uses[0])) transitive = uses[0]!;
     }
-    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences, transitive);
+    const acts =
+      c.pos === 'NOUN' &&
+      c.uses.length > 0 &&
+      c.uses.every((u) => lightVerbObject(u.sentence, u.token))
+        ? ACT_LEXFILE
+        : undefined;
+    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences, transitive, acts);
     if (choice) {
       const gloss = tidyDefinition(choice.sense.definition);
+      // A noun's gloss that is a sentence is no definition; one with a word far above the class
+      // ("intestinal inflammation and ulceration" in grade 10) explains the hard by the harder.
+      const hardest = glossLevel(gloss, passageWords, level).hardest;
+      const unusable =
+        (c.pos === 'NOUN' && glossIsClause(gloss)) || (hardest > level + 1.5 && hardest > 8);
       options.push({
         definition: gloss,
-        grade: glossGrade(gloss, passageWords, level),
+        grade: unusable ? Infinity : glossGrade(gloss, passageWords, level),
         source: 'wordnet',
       });
       const synonyms = synonymPhrase(choice.sense, c.lemma, wnPos);
@@ -709,6 +770,40 @@ export function writeVocabulary(
     // Units and times ("kilometer", "century") are nothing to teach, unless the passage defines one.
     if (!own && choice && SKIP_LEXFILES.has(choice.sense.lexFile)) {
       trace?.(c.lemma, 'unit or time');
+      continue;
+    }
+    if (!own && choice) {
+      const grade = Math.max(
+        ...c.lemma
+          .split(' ')
+          .map((w, i, all) =>
+            i === all.length - 1 && !c.compound ? wordGrade([...c.forms][0] ?? w, w) : wordGrade(w),
+          ),
+      );
+      // Only in the word's usual sense: "type" as a metal block is not the "type" a child knows.
+      const top = [...senseTagCounts(c.lemma, wnPos).entries()].sort((a, b) => b[1] - a[1])[0];
+      // (A word the corpus never tagged gives no sign of a rarer sense.)
+      const usual = !top || top[1] === 0 || top[0] === choice.sense.offset;
+      // Names of people and made things are learnt later than animals, body parts, food and
+      // shapes: "immigrant" and "merchant" still teach in grades 7–8, "toddler" not in grade 10.
+      const floor = PEOPLE_AND_ARTIFACTS.has(choice.sense.lexFile) ? level - 1 : level + 1;
+      if (c.pos === 'NOUN' && usual && EVERYDAY_THINGS.has(choice.sense.lexFile) && grade < floor) {
+        trace?.(c.lemma, `everyday thing (grade ${grade.toFixed(1)})`);
+        continue;
+      }
+      if (c.pos === 'ADJ' && choice.sense.lexFile === RELATIONAL_ADJECTIVES) {
+        trace?.(c.lemma, 'relational adjective ("of the moon")');
+        continue;
+      }
+    }
+    if (
+      !own &&
+      !c.compound &&
+      c.count < 3 &&
+      !keyTerms.has(c.lemma) &&
+      transparentCompound(c.lemma)
+    ) {
+      trace?.(c.lemma, 'closed compound of everyday words');
       continue;
     }
     // No passage definition and no clear sense: skip the word rather than guess.
