@@ -357,8 +357,8 @@ export function introducedThing(s: Sentence): string | null {
   const t = s.tokens;
   for (let i = 0; i < t.length; i++) {
     if (!/^(?:a|an)$/i.test(t[i]!.value)) continue;
-    // The subject: at the start, or after an opening phrase and its comma.
-    if (i > 0 && t[i - 1]!.value !== ',') continue;
+    // The subject: no verb before it ("Soon a …", "A few days later, a …").
+    if (t.slice(0, i).some((x) => x.pos === 'VERB' || x.pos === 'AUX')) return null;
     let j = i + 1;
     while (j < t.length && (t[j]!.pos === 'ADJ' || t[j]!.pos === 'NOUN')) j += 1;
     if (j === i + 1 || t[j - 1]!.pos !== 'NOUN') continue;

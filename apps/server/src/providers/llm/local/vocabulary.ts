@@ -359,6 +359,8 @@ export function tidyDefinition(definition: string): string {
     .replace(/,?\s+etc\.?$/i, '')
     .replace(/^white goods\b/i, 'a kitchen machine')
     .trim();
+  // "a strong wind moving 45-90 knots": the measure is a meteorologist's, not the meaning.
+  d = d.replace(/\s+(?:[a-z]+ing\s+)?\d+(?:\s*[-–]\s*\d+)?\s+[a-z]+$/i, '');
   // "extraordinarily large in size or extent or amount or power or degree": the list says less
   // than the word; cut before it.
   d = d.replace(/\s+(?:in|of|by)\s+[a-z]+(?:\s+or\s+[a-z]+){2,}$/i, '');
@@ -628,6 +630,13 @@ export function glossIsClause(gloss: string): boolean {
   const nounStart = i;
   while (/^NN/.test(tagged[i]?.[1] ?? '')) i += 1;
   if (i === nounStart) return false;
+  // "the earth blocks the light": a plural "noun" before a determiner is the verb.
+  if (
+    i - nounStart >= 2 &&
+    tagged[i - 1]![1] === 'NNS' &&
+    /^(?:DT|PRP\$)$/.test(tagged[i]?.[1] ?? '')
+  )
+    return true;
   return /^(?:VBZ|VBP|VBD)$/.test(tagged[i]?.[1] ?? '') && !/ing$/.test(tagged[i]![0]);
 }
 
@@ -643,6 +652,27 @@ function lightVerbObject(sentence: Sentence, token: Token): boolean {
     return t.pos === 'VERB' && /^(?:make|do|take|give|perform|carry)$/.test(t.lemma.toLowerCase());
   }
   return false;
+}
+
+/**
+ * A gloss that explains the hard by the harder: a word above the class and above the term
+ * itself ("gallinaceous" for "pheasant"), or three words past grade 9 ("intestinal
+ * inflammation and ulceration" for "enteric fever").
+ */
+export function tooHard(
+  gloss: string,
+  passageWords: Set<string>,
+  level: number,
+  termGrade: number,
+): boolean {
+  const words = gloss
+    .toLowerCase()
+    .split(/[^a-z']+/)
+    .filter((w) => w.length > 3 && !passageWords.has(w));
+  const grades = words.map((w) => wordGrade(w));
+  const hardest = Math.max(0, ...grades);
+  if (hardest > level + 1.5 && hardest > termGrade && hardest > 8) return true;
+  return grades.filter((g) => g >= 9).length >= 3;
 }
 
 /** A closed compound of two everyday words ("iceman", "sunlight"): it means what its parts say. */
@@ -724,6 +754,13 @@ export function writeVocabulary(
       continue;
     }
     const wnPos = wordNetPos(c.pos);
+    const termGrade = Math.max(
+      ...c.lemma
+        .split(' ')
+        .map((w, i, all) =>
+          i === all.length - 1 && !c.compound ? wordGrade([...c.forms][0] ?? w, w) : wordGrade(w),
+        ),
+    );
     const options: Gloss[] = [];
     const own = definitionOf(c);
     if (own)
@@ -751,9 +788,10 @@ export function writeVocabulary(
       const gloss = tidyDefinition(choice.sense.definition);
       // A noun's gloss that is a sentence is no definition; one with a word far above the class
       // ("intestinal inflammation and ulceration" in grade 10) explains the hard by the harder.
-      const hardest = glossLevel(gloss, passageWords, level).hardest;
+      // (A word harder than the class and than the term itself; or three words past grade 9.)
       const unusable =
-        (c.pos === 'NOUN' && glossIsClause(gloss)) || (hardest > level + 1.5 && hardest > 8);
+        (c.pos === 'NOUN' && glossIsClause(gloss)) ||
+        tooHard(gloss, passageWords, level, termGrade);
       options.push({
         definition: gloss,
         grade: unusable ? Infinity : glossGrade(gloss, passageWords, level),
@@ -773,21 +811,26 @@ export function writeVocabulary(
       continue;
     }
     if (!own && choice) {
-      const grade = Math.max(
-        ...c.lemma
-          .split(' ')
-          .map((w, i, all) =>
-            i === all.length - 1 && !c.compound ? wordGrade([...c.forms][0] ?? w, w) : wordGrade(w),
-          ),
-      );
+      const grade = termGrade;
       // Only in the word's usual sense: "type" as a metal block is not the "type" a child knows.
       const top = [...senseTagCounts(c.lemma, wnPos).entries()].sort((a, b) => b[1] - a[1])[0];
       // (A word the corpus never tagged gives no sign of a rarer sense.)
       const usual = !top || top[1] === 0 || top[0] === choice.sense.offset;
       // Names of people and made things are learnt later than animals, body parts, food and
       // shapes: "immigrant" and "merchant" still teach in grades 7–8, "toddler" not in grade 10.
-      const floor = PEOPLE_AND_ARTIFACTS.has(choice.sense.lexFile) ? level - 1 : level + 1;
-      if (c.pos === 'NOUN' && usual && EVERYDAY_THINGS.has(choice.sense.lexFile) && grade < floor) {
+      // A word past grade 9 is rare enough to teach at any grade ("skylark", "schooner").
+      const floor = Math.min(
+        9,
+        PEOPLE_AND_ARTIFACTS.has(choice.sense.lexFile) ? level - 1 : level + 1,
+      );
+      // (A compound is not as easy as its words: "printing press", "quill pen".)
+      if (
+        c.pos === 'NOUN' &&
+        !c.compound &&
+        usual &&
+        EVERYDAY_THINGS.has(choice.sense.lexFile) &&
+        grade < floor
+      ) {
         trace?.(c.lemma, `everyday thing (grade ${grade.toFixed(1)})`);
         continue;
       }
