@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, type Analysis, type Sentence } from './analyse.js';
 import { clozeBlankFault, clozeOptionFault, type ClozeTarget } from './gates.js';
-import { pairedQuotes, quote } from './questions.js';
+import { pairedQuotes, pairedWithNoun, quote } from './questions.js';
 
 // Sentences written for these tests (CC0); none is taken from an evaluation passage.
 const HARBOUR = [
@@ -15,6 +15,9 @@ const HARBOUR = [
   'The apprentice later became a shipwright in Lisbon.',
   'In spring, French sailors brought salt from Lisbon, and a sparrow nested in the rigging of their ship.',
   'Tomas told the apprentice that a careful shipwright never hurries.',
+  'The old ropes were mended by sailmakers and riggers in the long shed.',
+  'The crew were very relieved when the storm passed.',
+  'The apprentice hammered the planks and caulked the seams.',
 ].join(' ');
 
 function sentenceWith(a: Analysis, start: string): Sentence {
@@ -61,6 +64,17 @@ describe('cloze blanks worth asking (issue 22, trivial)', () => {
     expect(clozeBlankFault(a, s, target(s, 'piston', 'noun'), 7)).toBe('half of a compound');
   });
 
+  it('does not blank a noun paired with another by "and" in multiple choice ("_____ and riggers")', () => {
+    const s = sentenceWith(a, 'The old ropes');
+    expect(pairedWithNoun(s, { ...target(s, 'sailmakers', 'noun'), distractors: [] })).toBe(true);
+    expect(pairedWithNoun(s, { ...target(s, 'ropes', 'noun'), distractors: [] })).toBe(false);
+  });
+
+  it('does not take a describing word after "very" for a verb ("very _____ when")', () => {
+    const s = sentenceWith(a, 'The crew');
+    expect(clozeBlankFault(a, s, target(s, 'relieved', 'verb'), 7)).toBe('describing word');
+  });
+
   it('blanks a key word of the text, and a place only when the text comes back to it', () => {
     const s = sentenceWith(a, 'The apprentice later');
     expect(clozeBlankFault(a, s, target(s, 'shipwright', 'noun'), 7)).toBeNull();
@@ -78,6 +92,13 @@ describe('cloze options that are fair wrong answers (issue 22, ambiguous and tri
     const year = target(s, '1851', 'number');
     expect(clozeOptionFault(a, year, '1853')).toBeNull();
     expect(clozeOptionFault(a, year, '1852')).toBe('number not in the text');
+  });
+
+  it('offers verbs in the form of the key ("mended" for "caulked", not "hurries")', () => {
+    const s = sentenceWith(a, 'The apprentice hammered');
+    const caulked = target(s, 'caulked', 'verb');
+    expect(clozeOptionFault(a, caulked, 'hurries')).toBe('other form');
+    expect(clozeOptionFault(a, caulked, 'mended')).toBeNull();
   });
 
   it('offers no generic kind of person for a person noun ("woman" for "weaver")', () => {

@@ -147,8 +147,8 @@ export function writeMultipleChoice(
   const sentences = pickSentences(ctx, count * 3, {});
   // Key words first; words a little less rare ("steady", "delivery") only when the material
   // would otherwise fall short.
-  for (const relaxed of [false, true]) {
-    if (relaxed && out.length >= count) break;
+  for (const tier of ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]) {
+    if (tier > 0 && out.length - spareCloze.size >= count) break;
     for (const s of sentences) {
       // Spares: two beyond the count, so later writers still find sentences of their own.
       if (out.length >= count + (ctx.spares ?? 2)) break;
@@ -164,7 +164,8 @@ export function writeMultipleChoice(
         Math.min(2, need),
         undefined,
         (t) =>
-          worthABlank(ctx, s, t, relaxed) &&
+          worthABlank(ctx, s, t, tier) &&
+          !pairedWithNoun(s, t) &&
           (t.kind !== 'adjective' || keyAdjective(ctx, t.answer)),
       )[0];
       if (!found) continue;
@@ -226,6 +227,23 @@ export function writeMultipleChoice(
 const firstSentence = new Map<string, number>();
 
 /**
+ * "used by _____ and meat packers", "science and _____": a noun joined to another noun by "and"
+ * or "or". The other noun names the kind of thing wanted, and options of that kind fit as well.
+ */
+export function pairedWithNoun(s: Sentence, t: Target): boolean {
+  if (t.kind !== 'noun') return false;
+  const at = s.tokens.findIndex((x) => x.start === t.start);
+  if (at < 0) return false;
+  const tok = s.tokens;
+  const joins = (x: { value: string } | undefined) => !!x && /^(?:and|or|nor)$/i.test(x.value);
+  const noun = (x: { pos: string } | undefined) => !!x && (x.pos === 'NOUN' || x.pos === 'PROPN');
+  const before = joins(tok[at - 1]) && noun(tok[at - 2]);
+  const after =
+    joins(tok[at + 1]) && (noun(tok[at + 2]) || (tok[at + 2]?.pos === 'ADJ' && noun(tok[at + 3])));
+  return before || after;
+}
+
+/**
  * Describing words make weak multiple choice (other describing words mostly fit as well: "a
  * _____ sky", restless / wide / grey): only one the passage uses more than once ("sunlit").
  */
@@ -241,7 +259,7 @@ function keyAdjective(ctx: WriterContext, answer: string): boolean {
  * a list, not half of a set phrase ("the Pacific _____"), and none of the faults of
  * `clozeBlankFault` (everyday words, units, opposites, names in passing).
  */
-function worthABlank(ctx: WriterContext, s: Sentence, t: Target, relaxed = false): boolean {
+function worthABlank(ctx: WriterContext, s: Sentence, t: Target, tier = 0): boolean {
   return (
     // "The North Wind was _____." says too little to choose by.
     s.words >= 7 &&
@@ -249,7 +267,7 @@ function worthABlank(ctx: WriterContext, s: Sentence, t: Target, relaxed = false
     !insideCompound(s.text, t.answer) &&
     !listItem(s, t.start, t.end) &&
     !setPhrase(s, t.start, t.end) &&
-    !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, relaxed)
+    !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier)
   );
 }
 
@@ -683,7 +701,8 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
   };
   // Blanks that matter first (issue 22, trivial): not an everyday word ("water", "door"), not one
   // item of a list, not half of a set phrase; everyday words only when nothing better is left.
-  for (const strict of [true, false]) {
+  for (const tier of ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]) {
+    const strict = tier === 0;
     for (const s of sentences) {
       if (out.length >= wanted) break;
       if (ctx.usedSentences.has(s.index)) continue;
@@ -692,12 +711,12 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
         (t) =>
           (t.kind !== 'number' || ctx.plan.level > 2) &&
           !(/^\p{Lu}/u.test(t.answer) && obviousName(t.answer)) &&
-          worthABlank(ctx, s, t, !strict) &&
+          worthABlank(ctx, s, t, tier) &&
           (!strict ||
             // A year or a measured figure, not "three fishing boats" or "six other countries".
-            (t.kind === 'number' && /\d/.test(t.answer)) ||
-            t.kind === 'person' ||
-            worthMatching(t.answer, ctx.plan.level)),
+            (t.kind === 'number'
+              ? /\d/.test(t.answer)
+              : t.kind === 'person' || worthMatching(t.answer, ctx.plan.level))),
       );
       if (!target) continue;
       out.push({
