@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -11,8 +10,11 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { users, type NewUserRow, type UserRow } from '../db/schema/index.js';
 import { SESSION_TTL_SECONDS } from '../lib/tokens.js';
+import { ensureWebBuild } from './web-build.js';
 import type { ImageProvider } from '../providers/images/index.js';
 import type { PrintProvider } from '../providers/print/index.js';
+
+export { ensureWebBuild };
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 
@@ -55,21 +57,6 @@ export interface TestApp {
   config: Config;
   dataDir: string;
   close(): Promise<void>;
-}
-
-const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../..');
-
-/**
- * Tests of server-rendered pages need the web build (`npm test` runs Vitest before the E2E
- * build): it is made once here when it is missing.
- */
-export function ensureWebBuild(): void {
-  if (existsSync(path.join(REPO_ROOT, 'apps/web/build/server/index.js'))) return;
-  console.log('apps/web/build is missing: building the web app for the page tests');
-  execFileSync('npm', ['run', 'build', '-w', '@chapterwise/web', '--silent'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-  });
 }
 
 /** Builds the API (no web pages) on a fresh database, with a temporary DATA_DIR. */

@@ -59,7 +59,13 @@ function supportingSentence(ctx: WriterContext, s: Sentence): Sentence | null {
 
 const IMPORTANCE =
   /\b(?:important|matters?|valuable|essential|vital|necessary|crucial|depends? on|helps? to|allows?)\b/i;
-const CONTRAST = /\b(?:but|however|although|though|instead|rather than|unlike|whereas|yet)\b/i;
+// "Before we decide that it is no longer necessary …": a claim the sentence denies or doubts.
+const DENIED =
+  /\b(?:no longer|not|never|n't|hardly|whether|if)\s+(?:\w+\s+){0,2}(?:important|matters?|valuable|essential|vital|necessary|crucial)\b/i;
+// A contrast between two ideas: a clause-level "but"/"yet" (after a comma or opening the
+// sentence), or a word that only contrasts; not "a short but dangerous crossing".
+const CONTRAST =
+  /(?:^|[,;]\s*)(?:but|yet|while)\b|\b(?:however|although|though|instead|rather than|unlike|whereas)\b/i;
 // "but it also stretches into Peru" adds, it does not contrast.
 const ADDITIVE = /\bbut\b[^,.;]*\balso\b|\bnot only\b/i;
 // A quoted sentence must make sense alone: not "Its trees …", "Most of it …".
@@ -68,7 +74,21 @@ const LEANS_BACK =
 
 /** A sentence that can be quoted on its own (not "They measure …", "As a result, …"). */
 export function standsAlone(s: Sentence): boolean {
-  return !LEANS_BACK.test(s.text);
+  return !LEANS_BACK.test(s.text) && !pronounFirst(s);
+}
+
+/**
+ * "Before we decide that it is no longer necessary, we should ask who would lose the most if
+ * it disappeared.": "it" comes before any noun it could stand for; the sentence needs the one
+ * before it.
+ */
+export function pronounFirst(s: Sentence): boolean {
+  for (const t of s.tokens) {
+    if (t.pos === 'NOUN' || t.pos === 'PROPN') return false;
+    if (/^(?:it|its|they|them|their|this|these|those|he|she|him|her|his)$/i.test(t.value))
+      return t.pos === 'PRON' || /^(?:it|its|they|them|their|he|she|him|his)$/i.test(t.value);
+  }
+  return false;
 }
 // ", so the rain that falls is fresh"
 const CAUSE =
@@ -85,7 +105,12 @@ export function informationalDiscussion(
       ctx,
       1,
       { maxWords, noQuotes: true },
-      (x) => re.test(x.text) && x.words >= 7 && !LEANS_BACK.test(x.text) && !ADDITIVE.test(x.text),
+      (x) =>
+        re.test(x.text) &&
+        x.words >= 7 &&
+        standsAlone(x) &&
+        !ADDITIVE.test(x.text) &&
+        !(re === IMPORTANCE && DENIED.test(x.text)),
     )[0];
 
   // The author's own claim that something matters: explain it with the text's details.
@@ -110,8 +135,15 @@ export function informationalDiscussion(
 
   // A term the passage defines: explain it and connect it to the rest of the text (two at most).
   const defined = (): DiscussionQuestion | null => {
+    // A term the text comes back to: one named once ("the harmattan") is a detail, and "how does
+    // it connect to the other ideas" has no clear answer.
     const defs = [...passageDefinitions(ctx.analysis).values()].filter(
-      (d) => !ctx.usedSentences.has(d.sentence.index) && d.term.length > 3,
+      (d) =>
+        !ctx.usedSentences.has(d.sentence.index) &&
+        d.term.length > 3 &&
+        ctx.analysis.sentences.filter((x) =>
+          new RegExp(`\\b${d.term.replace(/[^a-z ]/gi, '')}`, 'i').test(x.text),
+        ).length >= 2,
     );
     const d = defs.sort((a, b) => b.sentence.importance - a.sentence.importance)[0];
     if (!d) return null;

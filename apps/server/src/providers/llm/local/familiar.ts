@@ -109,9 +109,10 @@ export function glossLevel(
   passageWords: Set<string> = new Set(),
   level = 99,
 ): { hardest: number; second: number; words: number } {
+  // "brown-speckled" is read as its two words.
   const words = definition
     .toLowerCase()
-    .split(/[^a-z'-]+/)
+    .split(/[^a-z']+/)
     .filter((w) => w.length > 0);
   const grades = words
     .filter((w) => !FUNCTION_WORDS.has(w))

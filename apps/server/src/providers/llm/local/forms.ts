@@ -999,7 +999,8 @@ export function vocabularyInContext(ctx: WriterContext, words: VocabularyItem[])
   const out: FormCandidate[] = [];
   for (const item of words) {
     const s = ctx.analysis.sentences.find((x) => x.text === item.context);
-    if (!s || ctx.usedSentences.has(s.index) || s.words > 32 || s.speaker) continue;
+    // Enough sentence to work the meaning out from ("This change is called condensation." is not).
+    if (!s || ctx.usedSentences.has(s.index) || s.words > 32 || s.words < 6 || s.speaker) continue;
     // A whole sentence (not a line of verse), no dialogue.
     if (/[“”"]/.test(item.context) || !/^[A-Z]/.test(item.context) || !/[.!?]$/.test(item.context))
       continue;
@@ -1016,20 +1017,44 @@ export function vocabularyInContext(ctx: WriterContext, words: VocabularyItem[])
     // from a bird's feather"), and not all of it in the sentence ("A worker called a compositor").
     const termWords = item.term.toLowerCase().split(/\s+/);
     const meaningWords = item.definition.toLowerCase().match(/[a-z]{3,}/g) ?? [];
-    if (meaningWords.some((w) => termWords.some((tw) => tw.slice(0, 5) === w.slice(0, 5))))
+    // ("misinformation": "information that is incorrect" echoes the word.)
+    if (
+      meaningWords.some((w) =>
+        termWords.some(
+          (tw) => tw.slice(0, 5) === w.slice(0, 5) || (w.length >= 5 && tw.includes(w)),
+        ),
+      )
+    )
       continue;
-    const sentenceWords = new Set(item.context.toLowerCase().match(/[a-z]{3,}/g) ?? []);
-    const content = meaningWords.filter(
-      (w) => !/^(?:the|and|for|that|with|who|which|from|used|one|are|has)$/.test(w),
+    // (Compared by their first five letters: "arranged" in the sentence gives "arranges" away;
+    // "parchment made from animal skin" gives "skin of a sheep …" away: a key whose words stand
+    // in the sentence as much as two in five is recognised, not understood.)
+    const sentenceWords = new Set(
+      (item.context.toLowerCase().match(/[a-z]{3,}/g) ?? []).map((w) => w.slice(0, 5)),
     );
-    if (content.length > 0 && content.every((w) => sentenceWords.has(w))) continue;
+    const content = meaningWords.filter(
+      (w) =>
+        !/^(?:the|and|for|that|with|who|which|from|used|one|are|has|any|its|something|someone|person|thing|kind)$/.test(
+          w,
+        ),
+    );
+    const shown = content.filter((w) => sentenceWords.has(w.slice(0, 5))).length;
+    if (content.length > 0 && shown >= Math.max(1, 0.4 * content.length)) continue;
     const head = (w: string) => w.toLowerCase().split(/\s+/).at(-1)!;
     const pos =
       item.partOfSpeech === 'verb' ? 'verb' : item.partOfSpeech === 'adjective' ? 'adj' : 'noun';
+    // Wrong meanings about as long as the right one, and people for a person: "a porch"
+    // against "person who does no work" is chosen by elimination.
+    const person = (w: VocabularyItem) =>
+      pos === 'noun' && lexFileOf(head(w.term).replace(/s$/, ''), 'noun') === 18;
+    const length = (d: string) => d.split(/\s+/).length;
     const others = words.filter(
       (w) =>
         w !== item &&
         w.partOfSpeech === item.partOfSpeech &&
+        (!person(item) || person(w)) &&
+        length(w.definition) <= 2.5 * length(item.definition) + 1 &&
+        length(item.definition) <= 2.5 * length(w.definition) + 1 &&
         normaliseForMatch(w.definition) !== normaliseForMatch(item.definition) &&
         !wordNetNear(head(item.term), head(w.term), pos) &&
         // The wrong meaning must not name the word or its sentence's words ("a machine used for printing").

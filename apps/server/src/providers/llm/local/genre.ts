@@ -6,8 +6,11 @@ import type { Analysis } from './analyse.js';
  * reasons) or a poem. A minimal detector from surface features (gen-q may replace it with a
  * fuller one; keep the signature):
  * - a poem: most raw lines short and not ending a sentence;
- * - a story: dialogue, or narration by "I"/"he"/"she" in the past tense;
- * - an argument: "should", "must", "we", "I believe" and no story;
+ * - a story: dialogue, or narration by "I"/"he"/"she" in the past tense; but a life told in
+ *   the third person with dates ("In 1811 …", "born in 1799") and no dialogue is a biography,
+ *   an informational text;
+ * - an argument: "should", "must", "critics", a question the author puts, and "we" (not the
+ *   explaining "we see", "we call") with no story;
  * - otherwise informational.
  */
 export type Genre = 'narrative' | 'informational' | 'argument' | 'poem';
@@ -33,28 +36,56 @@ function detect(analysis: Analysis, rawText?: string): Genre {
   if (sentences.length === 0) return 'informational';
   let words = 0;
   let persons = 0;
+  let firstPerson = 0;
   let past = 0;
   let present = 0;
   let arguing = 0;
   let quotes = 0;
+  let asked = 0;
   for (const s of sentences) {
     if (s.hasQuotes && /["“”]/.test(s.text)) quotes += 1;
-    for (const t of s.tokens) {
-      if (!/[A-Za-z]/.test(t.value)) continue;
+    // A question the author puts to the reader ("Why should a city pay …?"), not a character's.
+    else if (/\?["”’']?$/.test(s.text)) asked += 1;
+    s.tokens.forEach((t, i) => {
+      if (!/[A-Za-z]/.test(t.value)) return;
       words += 1;
       const v = t.normal;
       if (/^(?:he|she|him|her|his|i|me|my|myself|himself|herself)$/.test(v)) persons += 1;
+      if (/^(?:i|me|my|myself)$/.test(v)) firstPerson += 1;
       if (/^(?:was|were|had|did|said)$/.test(v)) past += 1;
       else if (/^(?:is|are|has|have|does|do|can)$/.test(v)) present += 1;
-      if (/^(?:should|must|ought|we|our|us|believe|opinion|argue|therefore|clearly)$/.test(v))
+      if (/^(?:should|must|ought|opinion|argue|therefore|clearly|critics)$/.test(v)) arguing += 1;
+      // "Many people believe that …" reports a view; "I believe" argues one.
+      else if (
+        v === 'believe' &&
+        !/^(?:people|some|many|others|scientists)$/.test(s.tokens[i - 1]?.normal ?? '')
+      )
         arguing += 1;
-    }
+      // "we see half of the Moon", "we call this …": the explaining "we" argues nothing.
+      else if (/^(?:we|our|us)$/.test(v)) {
+        const next = s.tokens.slice(i + 1, i + 3).map((x) => x.normal);
+        const explaining =
+          v === 'we' &&
+          next.some((n) =>
+            /^(?:see|saw|seen|call|say|notice|observe|look|know|can|cannot|could)$/.test(n),
+          );
+        if (!explaining) arguing += 0.5;
+      }
+    });
   }
   const per100 = (n: number) => (100 * n) / Math.max(1, words);
   const dialogue = quotes / sentences.length;
   const pastShare = past / Math.max(1, past + present);
-  if (dialogue >= 0.12 || (per100(persons) >= 4 && pastShare >= 0.6)) return 'narrative';
-  if (per100(arguing) >= 1.5 && dialogue < 0.05) return 'argument';
+  if (dialogue >= 0.12) return 'narrative';
+  if (per100(persons) >= 4 && pastShare >= 0.6) {
+    // A biography or a history: a life told in the third person, with dates, no dialogue.
+    const years = new Set(
+      sentences.flatMap((s) => s.text.match(/\b(?:1[0-9]{3}|20[0-9]{2})\b/g) ?? []),
+    ).size;
+    if (years >= 2 && dialogue < 0.05 && per100(firstPerson) < 1) return 'informational';
+    return 'narrative';
+  }
+  if (per100(arguing + Math.min(2, asked)) >= 1.2 && dialogue < 0.05) return 'argument';
   return 'informational';
 }
 

@@ -64,6 +64,8 @@ const MATERIAL_WORDS =
  */
 export function lessonTopic(name: string): string {
   const cleaned = name
+    // "The Lantern on Gull Rock (a short story)": a note on the title, not the title.
+    .replace(/\s*\([^)]*\)/g, ' ')
     .replace(MATERIAL_WORDS, ' ')
     .replace(/\s*[-–—:,;|/]+\s*$/g, '')
     .replace(/^\s*[-–—:,;|/]+\s*/g, '')
@@ -89,7 +91,13 @@ export function writeLesson(
   // A story's characters; an informational text's people are historical figures, not characters.
   const story = tellsAStory(detectGenre(ctx.analysis));
   const { people: everyone, characters } = peopleOf(ctx.analysis);
-  const people = characters.slice(0, 2);
+  // A second character only when the text follows them too ("Joseph found a skull" once is
+  // not a character whose actions a class can describe).
+  const mentions = (name: string) => ctx.analysis.names.get(name)?.count ?? 0;
+  const people = characters
+    .slice(0, 2)
+    .filter((p, i) => i === 0 || mentions(p) >= Math.max(3, 0.4 * mentions(characters[0]!)));
+  const genre = detectGenre(ctx.analysis);
   const figure = story ? undefined : everyone[0];
   const themes = ctx.analysis.keyphrases
     .filter((k) => !everyone.some((p) => p.includes(k) || k.includes(p)) && worthATheme(ctx, k))
@@ -131,13 +139,11 @@ export function writeLesson(
               ? young
                 ? 'tell what causes the things the text describes'
                 : 'explain the causes and effects the text describes, using evidence from it'
-              : !story && moves.contrasts
-                ? 'compare the things the text sets side by side, using details from it'
-                : themes.length && story
-                  ? `explain what the passage shows about ${themePhrase(themes[0]!, ctx)}`
-                  : story
-                    ? 'explain how one event in the passage leads to another, using details from the text'
-                    : 'identify the main idea of each paragraph and the details that support it',
+              : themes.length && story
+                ? `explain what the passage shows about ${themePhrase(themes[0]!, ctx)}`
+                : story
+                  ? 'explain how one event in the passage leads to another, using details from the text'
+                  : 'identify the main idea of each paragraph and the details that support it',
     !story
       ? level >= 6
         ? 'identify the evidence the text gives for one of its main ideas and explain how it supports it'
@@ -148,9 +154,11 @@ export function writeLesson(
         ? `support an interpretation of ${themes[0] ? themePhrase(themes[0], ctx) : 'the passage'} with a quotation from the text`
         : young
           ? 'answer questions about the text using details from it'
-          : people[0]
-            ? `explain what ${people[0]} learns or what lesson the story teaches, using details from the text`
-            : 'explain the lesson or message of the passage, using details from the text',
+          : genre === 'poem'
+            ? "explain the poem's message and the lines that show it, using details from the text"
+            : people[0]
+              ? `explain what ${people[0]} learns or what lesson the story teaches, using details from the text`
+              : 'explain the lesson or message of the passage, using details from the text',
   ];
 
   const passages = keyPassages(ctx, young ? 3 : 5);

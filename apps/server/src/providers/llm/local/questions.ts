@@ -883,6 +883,60 @@ export function themePhrase(theme: string, ctx: WriterContext): string {
 
 /* ---------------------------------------------------------------------------------------- */
 
+// What a character does that shows what they are like: a choice, an effort, a refusal, help.
+const TRAIT_VERBS =
+  /^(?:decide|refuse|try|keep|insist|promise|dare|choose|offer|help|give|share|practise|practice|ignore|beg|agree|obey|disobey|lie|hide|steal|forgive|thank|apologize|apologise|comfort|protect|rescue|save|risk|volunteer|admit|confess|defend|hesitate|worry|trust|boast|brag|tease|scold|warn|persuade|bargain|sacrifice|struggle|manage|fail|succeed)$/;
+const NOT_MANNER =
+  /^(?:only|early|nearly|finally|really|suddenly|exactly|simply|hardly|mostly|usually|probably|certainly|likely|immediately|eventually|recently|already|daily|merely|fully|truly|rarely|barely|clearly|slowly|lately|largely)$/;
+
+/**
+ * A sentence that shows what a character is like: a trait named ("she was the most patient
+ * weaver"), a manner ("patiently", "angrily"), a choice or an effort ("refused", "kept
+ * rowing"), or an act in spite of something ("even though", "instead").
+ */
+export function showsTrait(s: Sentence): boolean {
+  const t = s.tokens;
+  if (
+    /\b(?:even though|although|though|instead|despite|in spite of|anyway|without (?:a|any) )\b/i.test(
+      s.text,
+    )
+  )
+    return true;
+  return t.some((x, i) => {
+    if (x.pos === 'ADV' && /ly$/.test(x.normal) && !NOT_MANNER.test(x.normal)) return true;
+    if (x.pos === 'VERB' && TRAIT_VERBS.test(x.lemma.toLowerCase())) return true;
+    // "was brave", "was the most patient weaver"
+    const prev = t[i - 1]?.normal ?? '';
+    return (
+      x.pos === 'ADJ' &&
+      /^(?:was|is|were|are|felt|seemed|became|most|very|so|too)$/.test(prev) &&
+      lexFileOf(x.normal, 'adj') === 0
+    );
+  });
+}
+
+// Words of the senses: colour, light, sound, touch, temperature, smell, weather, violent motion.
+const SENSORY = new Set(
+  (
+    'red crimson scarlet black white grey gray golden gold silver green blue yellow purple pale dark darkness bright ' +
+    'glow glowed glowing gleam gleamed gleaming shine shone shining flash flashed flicker flickered flickering shadow ' +
+    'shadows glitter sparkle sparkled blaze blazing dim dimly shimmer shimmering glare glinted moonlight sunlight ' +
+    'starlight lamplight roar roared roaring howl howled howling whisper whispered crash crashed thunder creak creaked ' +
+    'hiss hissed rumble rumbled silent silence quiet hush loud echo echoed scream screamed moan moaned wail wailed ' +
+    'shriek shrieked splash splashed drip dripping cold icy freezing frozen chill chilly warm hot burning wet soaked ' +
+    'drenched damp rough smooth sharp soft hard stiff sweet bitter sour salt salty smoke smoky stench fragrant ' +
+    'storm stormy wind winds gust gusts rain fog mist misty spray foam waves wave snow hail lightning ' +
+    'tossed lashed swirled swirling shivered trembled trembling flapped flapping shook shaking pounded pounding'
+  ).split(' '),
+);
+
+/** A sentence with images to talk about: a comparison, or two words of the senses. */
+export function hasImagery(s: Sentence): boolean {
+  if (/\b(?:like (?:a|an|the|some)|as \w+ as)\b/i.test(s.text)) return true;
+  const words = new Set(s.tokens.map((t) => t.normal));
+  return [...words].filter((w) => SENSORY.has(w)).length >= 2;
+}
+
 /**
  * Open questions for discussion or essays, pitched to the grade: characters, themes (the
  * passage's key phrases), the author's choices, predictions. Each cites the passage it is
@@ -907,7 +961,14 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   const makers: Array<() => DiscussionQuestion | null> = [];
   people.slice(0, 3).forEach((person) => {
     makers.push(() => {
-      const s = pickSentences(ctx, 1, { maxWords: 60 }, (x) => isAbout(x, person))[0];
+      // A detail that shows what the character is like (a choice, an effort, a manner, a
+      // trait named), not "By the time Nora rowed back, the rain had begun."
+      const s = pickSentences(
+        ctx,
+        1,
+        { maxWords: 60 },
+        (x) => isAbout(x, person) && showsTrait(x),
+      )[0];
       if (!s) return null;
       markUsed(ctx, s);
       const prompt =
@@ -921,7 +982,7 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
         kind: 'discussion',
         form: 'discussion',
         prompt,
-        answer: `A strong answer describes ${person} with a clear word (for example brave, worried, proud) and backs it with a detail such as ${quote(s.text)}, explaining what that detail shows.`,
+        answer: `A strong answer names a trait of ${person} that the text supports and backs it with a detail such as ${quote(s.text)}, explaining what that detail shows about ${person}.`,
         evidence: s.text,
       };
     });
@@ -932,8 +993,15 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       // "What does the passage suggest about the food / soil?": a text that explains gets questions
       // filled with what it says (discussion-info.ts), not a theme prompt on a frequent noun.
       if (explains) return null;
-      // "Why are boats important", not "Why is boats important".
-      const be = !t.includes(' ') && /[^s]s$/.test(t) ? 'are' : 'is';
+      // "Why are boats important" asks about a class of things (a rowing boat, fishing boats):
+      // a theme is one thing ("the lantern") or an idea ("patience").
+      if (
+        !t.includes(' ') &&
+        /[^s]s$/.test(t) &&
+        !ABSTRACT_LEXFILES.has(lexFileOf(t.replace(/s$/, ''), 'noun'))
+      )
+        return null;
+      const be = 'is';
       const s = pickSentences(ctx, 1, { maxWords: 60 }, has(theme))[0];
       if (!s) return null;
       markUsed(ctx, s);
@@ -965,10 +1033,7 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       },
       // A sentence with images to talk about (two describing words, or a comparison), not "A
       // year later, Joseph found a strange skull in the cliffs."
-      (x) =>
-        !/["“”]/.test(x.text) &&
-        (x.tokens.filter((t) => t.pos === 'ADJ').length >= 2 ||
-          /\b(?:like|as \w+ as)\b/i.test(x.text)),
+      (x) => !/["“”]/.test(x.text) && hasImagery(x),
     )[0];
     if (!s) return null;
     markUsed(ctx, s);
@@ -989,13 +1054,24 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   makers.push(() => {
     // Predictions are for stories; an informational text or a poem is not waiting for its next event.
     if (!story || genre === 'poem') return null;
-    const s = pickSentences(ctx, 1, { maxWords: 45 }, (x) => x.position > 0.75)[0];
+    // A clue from the end: the last paragraph, not a sentence two paragraphs before it.
+    const all = ctx.analysis.sentences;
+    const lastParagraph = all.at(-1)?.paragraph;
+    const s = pickSentences(
+      ctx,
+      1,
+      { maxWords: 45 },
+      (x) => x.paragraph === lastParagraph && x.index >= all.length - 3,
+    )[0];
     if (!s) return null;
     markUsed(ctx, s);
+    const last = s.index === all.length - 1;
     const prompt =
       level <= 8
         ? `What do you think will happen next? Use a clue from the end of the passage, such as ${quote(s.text)}, to explain your prediction.`
-        : `How does the ending of this passage, where we read ${quote(s.text)}, prepare the reader for what follows? Explain your reasoning.`;
+        : last
+          ? `The passage ends: ${quote(s.text)} How does this ending prepare the reader for what follows? Explain your reasoning.`
+          : `Near the end of the passage we read: ${quote(s.text)} How does this prepare the reader for what follows? Explain your reasoning.`;
     return {
       id: nextId(),
       kind: 'discussion',
@@ -1082,13 +1158,17 @@ function blankTerm(sentence: string, term: string): { text: string; word: string
 }
 
 /** A word a class of this level would learn something from matching (not an everyday word). */
-function worthMatching(word: string, level: number): boolean {
+function worthMatching(word: string, level: number, kind?: string): boolean {
   if (/\s/.test(word) || !/^[a-z]/.test(word)) return false;
   // "older" is as easy as "old" (an adjective's degrees; "keeper" is not "keep").
   const base = word.replace(/(?:er|est)$/, '');
   const grade = Math.min(wordGrade(word), lookup(base, 'adj') ? wordGrade(base) : 99);
   if (level >= 4 && grade <= 3) return false;
-  return grade >= level - 2.5;
+  // "subclavian", "lunar": an adjective that only means "of the collarbone" is a term of a
+  // field, not a word to practise.
+  if (kind === 'adjective' && lexFileOf(word, 'adj') === 1) return false;
+  // "studied", "collected": a word a class knows well is no exercise.
+  return grade >= level - 1.5;
 }
 
 /**
@@ -1200,8 +1280,13 @@ export function writeMatching(
       }
     }
     const pairs: MatchingQuestion['pairs'] = [];
-    for (const s of pickSentences(ctx, pairsWanted * 3, { minWords: 8, maxWords: 28 })) {
-      if (pairs.length >= pairsWanted) break;
+    // One part of speech for the whole set: with a verb, two nouns and an adjective, the
+    // grammar of each blank gives its word away.
+    const found = new Map<
+      string,
+      Array<{ s: Sentence; target: ReturnType<typeof targetsOf>[number] }>
+    >();
+    for (const s of pickSentences(ctx, pairsWanted * 4, { minWords: 8, maxWords: 28 })) {
       // "The North Wind was _____." says too little to tell one word from another; a sentence
       // with a quotation in it reads broken inside the pair's own quotation marks.
       if (s.words < 8 || /["“”]/.test(s.text)) continue;
@@ -1209,14 +1294,20 @@ export function writeMatching(
       const target = targetsOf(s, ctx, 0).find(
         (t) =>
           (t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective') &&
-          worthMatching(t.answer, ctx.plan.level) &&
+          worthMatching(t.answer, ctx.plan.level, t.kind) &&
           worthABlank(ctx, s, t),
       );
+      if (!target) continue;
+      const group = found.get(target.kind) ?? [];
       if (
-        !target ||
-        pairs.some((p) => normaliseForMatch(p.left) === normaliseForMatch(target.answer))
+        group.some((p) => normaliseForMatch(p.target.answer) === normaliseForMatch(target.answer))
       )
         continue;
+      group.push({ s, target });
+      found.set(target.kind, group);
+    }
+    const best = [...found.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+    for (const { s, target } of best.slice(0, pairsWanted)) {
       pairs.push({
         left: target.answer,
         right: quote(replaceSpan(s, target.start, target.end, BLANK)),

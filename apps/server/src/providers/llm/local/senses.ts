@@ -1,6 +1,7 @@
 import type { Analysis, Sentence } from './analyse.js';
 import { familiarStems, isFamiliar } from './familiar.js';
 import {
+  lexFileOf,
   lookup,
   senseTagCounts,
   sensesOf,
@@ -164,6 +165,8 @@ export function chooseSense(
   analysis: Analysis,
   sentences: Sentence[],
   transitive: boolean | null = null,
+  /** Only senses of these WordNet categories, when the word has one ("make an alteration": an act). */
+  lexFiles?: ReadonlySet<number>,
 ): SenseChoice | null {
   // A sense WordNet writes with a capital ("Red Cross") is a name, not what a lower-case word means.
   const key = lemma.toLowerCase();
@@ -176,6 +179,10 @@ export function chooseSense(
     const frames = transitive ? TRANSITIVE_FRAMES : INTRANSITIVE_FRAMES;
     const fitting = senses.filter((s) => s.frames.some((f) => frames.has(f)));
     senses = fitting;
+  }
+  if (lexFiles) {
+    const fitting = senses.filter((s) => lexFiles.has(s.lexFile));
+    if (fitting.length > 0) senses = fitting;
   }
   if (senses.length === 0) return null;
   const counts = senseTagCounts(lemma, pos);
@@ -234,7 +241,11 @@ export function chooseSense(
   const dominant = best.share >= 0.75 && best.tags >= 4;
   const margin = best.score - second.score;
   // The plain meaning against figurative ones, with the passage on its side.
-  const plain = best.heads && !second.heads && best.overlap > second.overlap && margin >= 0.5;
+  // When the corpus uses both senses about as often ("crouch": stoop 9, squat 7), a word or two
+  // of the passage is not enough: it must lead by a point.
+  const split = second.tags > 0 && second.tags >= 0.6 * best.tags;
+  const plain =
+    best.heads && !second.heads && best.overlap > second.overlap + (split ? 1 : 0) && margin >= 0.5;
   if (plain) return { sense: best.sense, score: best.score, margin };
   // The passage overwhelmingly for one sense ("sloths" among jaguars and river dolphins: the
   // animal of South America, not idleness): many matching words, over twice any other's overlap.
@@ -271,6 +282,8 @@ export interface PassageDefinition {
   sentence: Sentence;
 }
 
+const lexFileOfNoun = (w: string) => lexFileOf(w.toLowerCase(), 'noun');
+
 /** Subjects of "X is a …" that are not terms ("The secret is a special fluid …"). */
 const NOT_TERMS =
   /^(?:the |an? )?(?:secret|key|answer|problem|result|reason|idea|goal|trick|point|truth|difference|question|solution|aim|purpose|hope|plan|thing|rule|lesson|fact|trouble|danger|winter|summer|spring|autumn|today|morning|evening|night|day|year|time|place)$/;
@@ -296,6 +309,71 @@ function trimDefinition(text: string): string | null {
   // "A worker called a compositor": a bare class says nothing of what a compositor does.
   if (d.split(/\s+/).filter((w) => !/^(?:an?|the|some)$/i.test(w)).length < 2) return null;
   return d;
+}
+
+/** "arrange" → "arranges", "carry" → "carries", "push" → "pushes". */
+export function thirdPerson(lemma: string): string {
+  if (/[^aeiou]y$/.test(lemma)) return `${lemma.slice(0, -1)}ies`;
+  if (/(?:s|sh|ch|x|z|o)$/.test(lemma)) return `${lemma}es`;
+  return `${lemma}s`;
+}
+
+/**
+ * "A worker called a compositor arranged the letters in rows": a definition says what the
+ * thing does, in the present ("a worker who arranges the letters in rows"), not what the
+ * passage's story did. Null when the clause cannot be put in the present (a second verb in
+ * the past, "had been …").
+ */
+function definingClause(np: string, s: Sentence, verbAt: number): string | null {
+  const verb = s.tokens[verbAt]!;
+  const rest = s.tokens.slice(verbAt + 1);
+  const plural = !/^(?:an?|one)\b/i.test(np) && /s$/.test(np.split(/\s+/).at(-1)!);
+  let present = verb.value;
+  if (/ed$/.test(verb.value)) {
+    if (!lookup(verb.lemma.toLowerCase(), 'verb')) return null;
+    present = plural ? verb.lemma.toLowerCase() : thirdPerson(verb.lemma.toLowerCase());
+    // "arranged the letters and inked them": every finite verb would have to change.
+    if (
+      rest.some(
+        (t, i) =>
+          (t.pos === 'VERB' || t.pos === 'AUX') &&
+          /(?:ed|was|were|had)$/.test(t.value) &&
+          !/^(?:to|be|been|being|is|are|was|were)$/i.test(rest[i - 1]?.value ?? ''),
+      )
+    )
+      return null;
+  }
+  const head = np.split(/\s+/).at(-1)!.replace(/s$/, '');
+  const person = lexFileOfNoun(head) === 18;
+  const tail = s.text.slice(verb.end).replace(/[.!?]$/, '');
+  return trimDefinition(`${np} ${person ? 'who' : 'that'} ${present}${tail}`);
+}
+
+/**
+ * The thing a sentence brings in with an indefinite subject ("A few days later, a thin sliver
+ * of light appears." → "a thin sliver of light"), or null.
+ */
+export function introducedThing(s: Sentence): string | null {
+  const t = s.tokens;
+  for (let i = 0; i < t.length; i++) {
+    if (!/^(?:a|an)$/i.test(t[i]!.value)) continue;
+    // The subject: no verb before it ("Soon a …", "A few days later, a …").
+    if (t.slice(0, i).some((x) => x.pos === 'VERB' || x.pos === 'AUX')) return null;
+    let j = i + 1;
+    while (j < t.length && (t[j]!.pos === 'ADJ' || t[j]!.pos === 'NOUN')) j += 1;
+    if (j === i + 1 || t[j - 1]!.pos !== 'NOUN') continue;
+    // "a thin sliver of light"
+    const of = t[j + 1];
+    if (
+      t[j]?.normal === 'of' &&
+      of &&
+      (of.pos === 'NOUN' || (/^[a-z]+$/.test(of.value) && !!lookup(of.value, 'noun')))
+    )
+      j += 2;
+    if (t[j]?.pos !== 'VERB') continue;
+    return s.text.slice(t[i]!.start, t[j - 1]!.end).replace(/^A/, 'a');
+  }
+  return null;
 }
 
 const definitionCache = new WeakMap<Analysis, Map<string, PassageDefinition>>();
@@ -351,9 +429,15 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       const back = /^(?:this|that|such an?) (change|process|step|event)$/i.exec(m[1]!);
       const before = analysis.sentences[s.index - 1];
       const when = before && /^When ([^,]{3,60}), (?:it|they) ([^,;]{3,80})\.$/.exec(before.text);
+      // "A few days later, a thin sliver of light appears. This shape is called a crescent.": the
+      // shape is the thing the sentence before brings in.
+      const pointer = /^(?:this|that) ([a-z]+)$/i.exec(m[1]!);
+      const introduced =
+        pointer && before && before.paragraph === s.paragraph ? introducedThing(before) : null;
       if (back && when && before.paragraph === s.paragraph)
         add(m[2]!, `the ${back[1]!.toLowerCase()} when ${when[1]} and ${when[2]}`, s);
-      else add(m[2]!, trimDefinition(m[1]!), s);
+      else if (introduced) add(m[2]!, introduced, s);
+      else if (!pointer) add(m[2]!, trimDefinition(m[1]!), s);
     }
     // "a thin layer called the cambium", "piles of rock and soil called moraines"
     s.tokens.forEach((token, i) => {
@@ -417,8 +501,7 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       // "a pump called the compressor squeezes the warm gas": the class and what the term does.
       const verb = following && following.pos === 'VERB' && /s$|ed$/.test(following.value);
       if (verb && !commaBefore) {
-        const rest = text.slice(following.start).replace(/[.!?]$/, '');
-        const vp = trimDefinition(`${np} that ${rest}`);
+        const vp = definingClause(np, s, s.tokens.indexOf(following));
         if (vp && vp.split(/\s+/).length <= 16) {
           add(termText, vp, s);
           return;

@@ -141,6 +141,7 @@ const TITLE_WORDS = new Set(
 );
 // WordNet's noun.quantity (units) and noun.time (days, months): nothing to teach.
 const SKIP_LEXFILES = new Set([23, 28]);
+const ACT_LEXFILE: ReadonlySet<number> = new Set([4]);
 // noun.body, noun.phenomenon, noun.plant, noun.process, noun.substance: a subject's own terms.
 const DOMAIN_LEXFILES = new Set([8, 19, 20, 22, 27]);
 
@@ -358,6 +359,8 @@ export function tidyDefinition(definition: string): string {
     .replace(/,?\s+etc\.?$/i, '')
     .replace(/^white goods\b/i, 'a kitchen machine')
     .trim();
+  // "a strong wind moving 45-90 knots": the measure is a meteorologist's, not the meaning.
+  d = d.replace(/\s+(?:[a-z]+ing\s+)?\d+(?:\s*[-–]\s*\d+)?\s+[a-z]+$/i, '');
   // "extraordinarily large in size or extent or amount or power or degree": the list says less
   // than the word; cut before it.
   d = d.replace(/\s+(?:in|of|by)\s+[a-z]+(?:\s+or\s+[a-z]+){2,}$/i, '');
@@ -604,6 +607,83 @@ function worth(
   return { score, familiar, easy };
 }
 
+// WordNet's everyday things: noun.animal, noun.artifact, noun.body, noun.food, noun.person,
+// noun.shape. A child meets "skeleton", "disk", "toddler" and "dog" long before a text teaches
+// them; such a word is vocabulary only when it is rarer than the class's level ("parchment" in
+// grade 7, "schooner" in grade 5) or the passage defines it ("compositor").
+const EVERYDAY_THINGS = new Set([5, 6, 8, 13, 18, 25]);
+const PEOPLE_AND_ARTIFACTS = new Set([6, 18]);
+// adj.pert: "lunar", "subclavian", "enteric" only mean "of the moon / collarbone / intestines".
+const RELATIONAL_ADJECTIVES = 1;
+
+/**
+ * True when a noun's gloss is a sentence, not a definition ("lunar eclipse: the earth
+ * interrupts light shining on the moon"): it opens with a subject and its verb.
+ */
+export function glossIsClause(gloss: string): boolean {
+  lexer ??= new pos.Lexer();
+  tagger ??= new pos.Tagger();
+  const tagged = tagger.tag(lexer.lex(gloss));
+  let i = 0;
+  if (/^(?:DT|PRP\$)$/.test(tagged[i]?.[1] ?? '')) i += 1;
+  while (/^JJ/.test(tagged[i]?.[1] ?? '')) i += 1;
+  const nounStart = i;
+  while (/^NN/.test(tagged[i]?.[1] ?? '')) i += 1;
+  if (i === nounStart) return false;
+  // "the earth blocks the light": a plural "noun" before a determiner is the verb.
+  if (
+    i - nounStart >= 2 &&
+    tagged[i - 1]![1] === 'NNS' &&
+    /^(?:DT|PRP\$)$/.test(tagged[i]?.[1] ?? '')
+  )
+    return true;
+  return /^(?:VBZ|VBP|VBD)$/.test(tagged[i]?.[1] ?? '') && !/ing$/.test(tagged[i]![0]);
+}
+
+/**
+ * "make a complete alteration in my style of living": a noun that is the object of a light
+ * verb (make, do, take, give) names an act, not an event or a state.
+ */
+function lightVerbObject(sentence: Sentence, token: Token): boolean {
+  const at = sentence.tokens.indexOf(token);
+  for (let k = at - 1; k >= Math.max(0, at - 4); k--) {
+    const t = sentence.tokens[k]!;
+    if (t.pos === 'DET' || t.pos === 'ADJ' || t.pos === 'ADV') continue;
+    return t.pos === 'VERB' && /^(?:make|do|take|give|perform|carry)$/.test(t.lemma.toLowerCase());
+  }
+  return false;
+}
+
+/**
+ * A gloss that explains the hard by the harder: a word above the class and above the term
+ * itself ("gallinaceous" for "pheasant"), or three words past grade 9 ("intestinal
+ * inflammation and ulceration" for "enteric fever").
+ */
+export function tooHard(
+  gloss: string,
+  passageWords: Set<string>,
+  level: number,
+  termGrade: number,
+): boolean {
+  const words = gloss
+    .toLowerCase()
+    .split(/[^a-z']+/)
+    .filter((w) => w.length > 3 && !passageWords.has(w));
+  const grades = words.map((w) => wordGrade(w));
+  const hardest = Math.max(0, ...grades);
+  if (hardest > level + 1.5 && hardest > termGrade && hardest > 8) return true;
+  return grades.filter((g) => g >= 9).length >= 3;
+}
+
+/** A closed compound of two everyday words ("iceman", "sunlight"): it means what its parts say. */
+export function transparentCompound(word: string): boolean {
+  const w = word.toLowerCase();
+  if (!/^[a-z]{6,}$/.test(w)) return false;
+  for (let i = 3; i <= w.length - 3; i++)
+    if (isFamiliar(w.slice(0, i)) && isFamiliar(w.slice(i))) return true;
+  return false;
+}
+
 /**
  * Vocabulary worth teaching from this text at this grade, each with a meaning that fits the
  * passage and reads at the grade, and the sentence it comes from as the example in context.
@@ -674,6 +754,13 @@ export function writeVocabulary(
       continue;
     }
     const wnPos = wordNetPos(c.pos);
+    const termGrade = Math.max(
+      ...c.lemma
+        .split(' ')
+        .map((w, i, all) =>
+          i === all.length - 1 && !c.compound ? wordGrade([...c.forms][0] ?? w, w) : wordGrade(w),
+        ),
+    );
     const options: Gloss[] = [];
     const own = definitionOf(c);
     if (own)
@@ -690,12 +777,24 @@ export function writeVocabulary(
       );
       if (uses.length > 0 && uses.every((u) => u === uses[0])) transitive = uses[0]!;
     }
-    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences, transitive);
+    const acts =
+      c.pos === 'NOUN' &&
+      c.uses.length > 0 &&
+      c.uses.every((u) => lightVerbObject(u.sentence, u.token))
+        ? ACT_LEXFILE
+        : undefined;
+    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences, transitive, acts);
     if (choice) {
       const gloss = tidyDefinition(choice.sense.definition);
+      // A noun's gloss that is a sentence is no definition; one with a word far above the class
+      // ("intestinal inflammation and ulceration" in grade 10) explains the hard by the harder.
+      // (A word harder than the class and than the term itself; or three words past grade 9.)
+      const unusable =
+        (c.pos === 'NOUN' && glossIsClause(gloss)) ||
+        tooHard(gloss, passageWords, level, termGrade);
       options.push({
         definition: gloss,
-        grade: glossGrade(gloss, passageWords, level),
+        grade: unusable ? Infinity : glossGrade(gloss, passageWords, level),
         source: 'wordnet',
       });
       const synonyms = synonymPhrase(choice.sense, c.lemma, wnPos);
@@ -709,6 +808,45 @@ export function writeVocabulary(
     // Units and times ("kilometer", "century") are nothing to teach, unless the passage defines one.
     if (!own && choice && SKIP_LEXFILES.has(choice.sense.lexFile)) {
       trace?.(c.lemma, 'unit or time');
+      continue;
+    }
+    if (!own && choice) {
+      const grade = termGrade;
+      // Only in the word's usual sense: "type" as a metal block is not the "type" a child knows.
+      const top = [...senseTagCounts(c.lemma, wnPos).entries()].sort((a, b) => b[1] - a[1])[0];
+      // (A word the corpus never tagged gives no sign of a rarer sense.)
+      const usual = !top || top[1] === 0 || top[0] === choice.sense.offset;
+      // Names of people and made things are learnt later than animals, body parts, food and
+      // shapes: "immigrant" and "merchant" still teach in grades 7–8, "toddler" not in grade 10.
+      // A word past grade 9 is rare enough to teach at any grade ("skylark", "schooner").
+      const floor = Math.min(
+        9,
+        PEOPLE_AND_ARTIFACTS.has(choice.sense.lexFile) ? level - 1 : level + 1,
+      );
+      // (A compound is not as easy as its words: "printing press", "quill pen".)
+      if (
+        c.pos === 'NOUN' &&
+        !c.compound &&
+        usual &&
+        EVERYDAY_THINGS.has(choice.sense.lexFile) &&
+        grade < floor
+      ) {
+        trace?.(c.lemma, `everyday thing (grade ${grade.toFixed(1)})`);
+        continue;
+      }
+      if (c.pos === 'ADJ' && choice.sense.lexFile === RELATIONAL_ADJECTIVES) {
+        trace?.(c.lemma, 'relational adjective ("of the moon")');
+        continue;
+      }
+    }
+    if (
+      !own &&
+      !c.compound &&
+      c.count < 3 &&
+      !keyTerms.has(c.lemma) &&
+      transparentCompound(c.lemma)
+    ) {
+      trace?.(c.lemma, 'closed compound of everyday words');
       continue;
     }
     // No passage definition and no clear sense: skip the word rather than guess.
