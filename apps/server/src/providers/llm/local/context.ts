@@ -27,13 +27,13 @@ const SHELL_NOUNS =
     ' ',
   );
 const SHELL_BACK = new RegExp(
-  `\\b(?:the|this|that|these|those|such an?) (?:same |real |main |whole |only |first |second |other )?(?:${SHELL_NOUNS.join('|')})s?\\b(?! (?:of|to|for|that|why|how|behind|between|with|about|is that|was that)\\b)`,
+  `\\b(?:the|this|that|these|those|such an?) (?:same |real |main |whole |only |first |second |other |next |last |new |biggest |greatest |hardest )?(?:${SHELL_NOUNS.join('|')})s?\\b(?! (?:of|to|for|that|why|how|behind|between|with|about)\\b)`,
   'i',
 );
 
 /** Time and place words that point to a moment or spot the text set up before. */
 const DEICTIC =
-  /\b(?:at the time|at that time|by that time|by then|at this point|at that point|that (?:day|night|morning|evening|afternoon|year|time|summer|winter)|the next (?:day|morning|night|evening|year)|the following (?:day|morning|year)|the day before|ever since|since then|the same(?= ?[.,;!?]| as before)|the former|the latter|the others|the rest of them|such(?! as\b)|under (?:these|those) circumstances|in this way|in that way)\b/i;
+  /\b(?:at the time|at that time|by that time|by then|at this point|at that point|that (?:day|night|morning|evening|afternoon|year|time|summer|winter)|the next (?:day|morning|night|evening|year)|the following (?:day|morning|year)|the day before|ever since|since then|the same(?= ?[.,;!?]| as before)|the former|the latter|the others|the rest of them|such(?! as\b)|under (?:these|those) circumstances|in this way|in that way|here)\b/i;
 /** "A year later", "five days before": counted from a moment the text set up before. */
 const RELATIVE_TIME =
   /\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|several|many|a few|some) (?:minutes?|hours?|days?|weeks?|months?|years?|decades?|centuries|century) (?:later|afterwards?|after that|before|earlier)\b/i;
@@ -98,6 +98,16 @@ export function needsContext(text: string, analysis?: Analysis): string | null {
   const relational = RELATIONAL_SUBJECT.exec(t);
   if (relational) return 'relational noun';
   if (/\b(?:this|these|those)\b/i.test(t)) return 'demonstrative';
+  // "A longer one was called a dash": "one" standing for a noun of the sentence before.
+  if (/\b(?:a|an|the)\s+(?:[a-z]+\s+)?one\b(?!\s+(?:of|another)\b)/i.test(t)) return 'one';
+  // "With help from Leonard Gale, he built a machine": after an opening phrase, "he" is the main
+  // clause's subject, and the names inside the phrase are not who it is.
+  if (
+    /^(?:with|without|in|on|at|during|despite|for|from|by|under|over|like|unlike|after|before|as)\b[^,]*,\s+(?:he|she)\s/i.test(
+      t,
+    )
+  )
+    return 'pronoun subject';
   if (analysis) {
     // "the company" when the text has two: any bare "the <noun>" followed by a verb or the end.
     for (const m of t.matchAll(/\bthe ([a-z]+)\b/gi)) {
@@ -128,7 +138,7 @@ export function isVerse(s: Sentence, names: (word: string) => boolean): boolean 
  */
 export function withoutOpener(text: string): string {
   // "Gutenberg also needed a new kind of ink": "also" points to something said before.
-  const plain = text.replace(/,? also,?(?= )(?! known\b)/gi, '').replace(/,? too(?=[.!])/g, '');
+  const plain = text.replace(/,? also,?(?= )(?! known\b)/gi, '').replace(/,? too(?=[.!,])/g, '');
   const m = DROPPABLE_OPENER.exec(plain);
   if (!m) return plain;
   const rest = plain.slice(m[0].length);

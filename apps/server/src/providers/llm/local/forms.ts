@@ -19,7 +19,7 @@ import {
   withoutFinalPunctuation,
   type WriterContext,
 } from './common.js';
-import { topicWords, wordNetNear } from './gates.js';
+import { commonVerb, topicWords, wordNetNear } from './gates.js';
 import { detectGenre } from './genre.js';
 import { passageDefinitions } from './senses.js';
 import { keyness, targetsOf } from './targets.js';
@@ -274,6 +274,12 @@ function countQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidat
       )
     )
       continue;
+    // "eight to ten hours": a range, not one number.
+    if (
+      (/^(?:to|or|and|-)$/i.test(t[i - 1]?.value ?? '') && t[i - 2]?.pos === 'NUM') ||
+      (/^(?:to|or|and|-)$/i.test(t[i + 1]?.value ?? '') && t[i + 2]?.pos === 'NUM')
+    )
+      continue;
     // "two hundred", "1,300": part of a longer number.
     if (
       [t[i - 1], t[i + 1]].some(
@@ -470,7 +476,7 @@ function whoOpen(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | nu
   );
   if (!span || !people.includes(span.name)) return null;
   // "Who looked out of the window?": only about what matters in the story.
-  if (!important(ctx, s, 0.4)) return null;
+  if (!important(ctx, s, 0.4) || commonVerb(c.verb.lemma)) return null;
   const prompt = subjectQuestion(c, 'Who');
   if (!prompt || prompt.split(/\s+/).length < 6 || overlaps(prompt, span.name)) return null;
   return {
@@ -546,6 +552,31 @@ export function mannerCandidates(ctx: WriterContext, sentences: Sentence[]): For
   return out;
 }
 
+/**
+ * "a cable laid along the bottom of the ocean connected America and Europe": the first verb
+ * read was a participle inside the subject, and a second finite verb follows with nothing
+ * joining it. A question built on the first would be garbled.
+ */
+export function reducedRelative(c: Clause): boolean {
+  if (!c.verb || c.aux.length > 0) return false;
+  const t = c.sentence.tokens;
+  for (let i = c.restStart; i < clauseEnd(c); i++) {
+    const x = t[i]!;
+    if (
+      x.value === ',' ||
+      /^(?:and|or|but|that|which|who|when|where|to|because|while)$/i.test(x.value)
+    )
+      return false;
+    if (
+      x.pos === 'VERB' &&
+      x.value.toLowerCase() !== x.lemma.toLowerCase() &&
+      !/ing$/i.test(x.value)
+    )
+      return true;
+  }
+  return false;
+}
+
 /** Who/when/where/how many/"what is … called" questions of a sentence, best first. */
 export function whCandidates(ctx: WriterContext, s: Sentence): FormCandidate[] {
   if (s.hasQuotes || s.speaker || s.words > 30) return [];
@@ -554,6 +585,7 @@ export function whCandidates(ctx: WriterContext, s: Sentence): FormCandidate[] {
   if (called) out.push(called);
   const c = clauseOf(ctx, s, 0, s.tokens.length, true);
   if (!c || (c.pronoun && !resolvePronoun(ctx, c, null))) return out;
+  if (reducedRelative(c)) return out;
   for (const make of [personQuestion, yearQuestion, placeQuestion, countQuestion]) {
     const q = make(ctx, s, c);
     if (q) out.push(q);

@@ -171,9 +171,9 @@ describe('local generator over a chapter of each of the 34 sample books', () => 
       // short answers asked for on the 34 chapters; the multiple choice takes the best sentences).
       if (type === 'Test' || type === 'Worksheet') {
         const asked = chapters.length * (type === 'Test' ? 3 : 4);
-        // 2026-11-27 (gen-forms): Test 50% after stems that lean on another sentence ("Who
+        // 2026-11-27 (gen-forms): Test 50%, Worksheet 42% after stems that lean on another sentence ("Who
         // took an opportunity of thanking her?", "the next day") are no longer asked.
-        expect(shortAnswersMissing / asked).toBeLessThan(type === 'Test' ? 0.55 : 0.4);
+        expect(shortAnswersMissing / asked).toBeLessThan(type === 'Test' ? 0.55 : 0.45);
       }
       // Measured 2026-11-27 (gen-forms): 3% of the quiz's, 7% of the test's statements.
       if (trueFalseAsked) expect(trueFalseMissing / trueFalseAsked).toBeLessThan(0.12);

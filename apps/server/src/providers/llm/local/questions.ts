@@ -24,7 +24,7 @@ import { chooseDistractors, targetsOf, type Target } from './targets.js';
 import { wordGrade } from './familiar.js';
 import { invertedQuestion, spanText } from './clauses.js';
 import { clozeBlankFault, clozeOptionFault, commonVerb, topicWords } from './gates.js';
-import { antonymsOf, lexFileOf, lookup, sensesOf } from './wordnet.js';
+import { antonymsOf, lexFileOf, lookup } from './wordnet.js';
 import { numberValue } from '../../../lib/number-words.js';
 import { describeWord } from './analyse.js';
 import { isAbout, peopleOf } from './characters.js';
@@ -568,6 +568,8 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
   if (s.tokens[0]?.pos === 'VERB' || /^(?:said|asked|cried|replied)\b/i.test(s.text)) return null;
   let statement = standAloneStatement(s);
   if (!statement) return null;
+  // "The school day should be arranged …": a claim or an opinion, not a fact to judge.
+  if (/\b(?:should|ought to|must)\b/i.test(statement)) return null;
   statement = withoutOpener(statement);
   if (pronounBoundToSubject(ctx, s)) return null;
   // "that role", "Some spend too much …": a determiner or quantifier standing for something said before.
@@ -725,6 +727,10 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
       s.tokens.slice(0, i).some((x) => /^(?:but|yet|although|though|while|whereas)$/i.test(x.value))
     )
       return;
+    // "Gull Rock, a small island": a describing word in an aside about a name is an incidental
+    // detail ("spot the changed word"), not a fact the passage is about.
+    if (/\p{Lu}[\p{L}]*,\s+(?:a|an|the)\s+(?:[\p{L}-]+\s+)?$/u.test(s.text.slice(0, token.start)))
+      return;
     // "known as the cold chain" → "the hot chain": a name is not a fact that can be false, and
     // the words around it give the change away.
     if (
@@ -734,7 +740,12 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     )
       return;
     // "was not new" → "was not old" is not a contradiction; "new ideas" → "old ideas" is rarely one.
-    if (s.negative || opposite === 'old' || opposite === 'new') return;
+    if (
+      s.negative ||
+      /^(?:old|new|young)$/.test(opposite) ||
+      /^(?:old|new|young)$/i.test(token.value)
+    )
+      return;
     // The passage must not use the opposite of the same thing ("the lit part grows" and
     // "shrinks" of the same part at different times).
     const noun = s.tokens[i + 1]?.pos === 'NOUN' ? s.tokens[i + 1]!.normal : null;
@@ -774,6 +785,8 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
       const year = (x: number) => x >= 1000 && x <= 2100 && /^\d{4}$/.test(String(x));
       if (Number.isFinite(a) && Number.isFinite(b) && a > 0 && b > 0) {
         if (year(a) !== year(b)) continue;
+        // "1843" → "1844": a year one off reads as a trick, not a fact the passage is about.
+        if (year(a) && Math.abs(a - b) < 3) continue;
         if (!year(a) && Math.max(a, b) / Math.min(a, b) > 3) continue;
       }
     }
@@ -781,8 +794,9 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     // names may lie inside the country), and neither inside the other.
     if (
       target.kind === 'place' &&
-      (!sensesOf(target.answer.replace(/\s+/g, '_'), 'noun').length ||
-        !sensesOf(swap.replace(/\s+/g, '_'), 'noun').length)
+      // (and both are places: "the most common letter in English" → "in Washington").
+      (lexFileOf(target.answer.replace(/\s+/g, '_'), 'noun') !== 15 ||
+        lexFileOf(swap.replace(/\s+/g, '_'), 'noun') !== 15)
     )
       continue;
     // "near New York, Nebraska", "the president of the Sierra Nevada".
@@ -1049,7 +1063,10 @@ function setPhrase(s: Sentence, start: number, end: number): boolean {
 
 /** "What did Victor study at Ingolstadt?" from "Victor studied chemistry at Ingolstadt." */
 function whatQuestion(ctx: WriterContext, s: Sentence): { prompt: string; answer: string } | null {
-  if (s.hasQuotes || s.speaker || s.words > 26) return null;
+  // "Critics raise real objections.": a four-word sentence asks nothing; verse lines read badly.
+  if (s.hasQuotes || s.speaker || s.words > 26 || s.words < 7) return null;
+  if (isVerse(s, (w) => nameWord(ctx, w) && (ctx.analysis.names.get(w)?.count ?? 2) >= 2))
+    return null;
   const c = clauseOf(ctx, s, 0, s.tokens.length, true);
   if (!c || !c.verb || commonVerb(c.verb.lemma)) return null;
   if (c.pronoun && !resolvePronoun(ctx, c, null)) return null;
@@ -1066,6 +1083,9 @@ function whatQuestion(ctx: WriterContext, s: Sentence): { prompt: string; answer
   if (o === objectStart || o - objectStart > 5) return null;
   const last = t[o - 1]!;
   if (last.pos !== 'NOUN' && last.pos !== 'PROPN') return null;
+  // "crossed forty miles" (a measure, "how far"), "fell hissing" (a manner, not a thing).
+  if (t.slice(objectStart, o).some((x) => x.pos === 'NUM')) return null;
+  if (/ing$/i.test(last.value) && o - objectStart === 1) return null;
   // "shrinks night by night", "rowed many times": a time phrase, not what the verb acts on.
   if (
     /^(?:night|nights|day|days|time|times|year|years|week|weeks|month|months|hour|hours|morning|evening|moment)$/i.test(
