@@ -1,10 +1,6 @@
-import {
-  numberedQuestions,
-  type ChapterMaterialCard,
-  type Material,
-  type MaterialSet,
-} from '@chapterwise/shared';
+import { type ChapterMaterialCard, type Material, type MaterialSet } from '@chapterwise/shared';
 import type { GeneratedMaterialRow, MaterialSetRow } from '../../db/schema/index.js';
+import type { PlatformMaterialCardRow } from './materials.repository.js';
 
 /** A material in the spec's wire names. `output` is present only once the generation finished. */
 export function presentMaterial(row: GeneratedMaterialRow): Material {
@@ -38,8 +34,7 @@ export function presentSet(row: MaterialSetRow & { materialCount?: number }): Ma
 }
 
 /** A ready-made material's card on the chapter page: no reference text, no document. */
-export function presentChapterMaterialCard(row: GeneratedMaterialRow): ChapterMaterialCard {
-  const document = row.output?.document;
+export function presentChapterMaterialCard(row: PlatformMaterialCardRow): ChapterMaterialCard {
   return {
     _id: row.id,
     name: row.name,
@@ -51,7 +46,7 @@ export function presentChapterMaterialCard(row: GeneratedMaterialRow): ChapterMa
     createdAt: row.createdAt.toISOString(),
     status: row.status,
     isPlatform: true,
-    questionCount: document ? numberedQuestions(document).length : 0,
-    hasLesson: Boolean(document?.lesson),
+    questionCount: row.questionCount,
+    hasLesson: row.hasLesson,
   };
 }

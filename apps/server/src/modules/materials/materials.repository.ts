@@ -478,14 +478,63 @@ export async function listPlatformMaterials(
   return db
     .select()
     .from(generatedMaterials)
-    .where(
-      and(
-        eq(generatedMaterials.isPlatform, true),
-        eq(generatedMaterials.bookUrl, bookUrl),
-        eq(generatedMaterials.chapterUrl, chapterUrl),
-        eq(generatedMaterials.status, 'finished'),
-      ),
-    )
+    .where(platformChapterMaterials(bookUrl, chapterUrl))
+    .orderBy(generatedMaterials.type, desc(generatedMaterials.createdAt))
+    .limit(50);
+}
+
+/** A chapter's finished ready-made materials. */
+function platformChapterMaterials(bookUrl: string, chapterUrl: string) {
+  return and(
+    eq(generatedMaterials.isPlatform, true),
+    eq(generatedMaterials.bookUrl, bookUrl),
+    eq(generatedMaterials.chapterUrl, chapterUrl),
+    eq(generatedMaterials.status, 'finished'),
+  );
+}
+
+/** A ready-made material's card fields, its counts read inside the database. */
+export type PlatformMaterialCardRow = Pick<
+  GeneratedMaterialRow,
+  'id' | 'name' | 'grade' | 'subject' | 'type' | 'bookUrl' | 'chapterUrl' | 'createdAt' | 'status'
+> & { questionCount: number; hasLesson: boolean };
+
+/** `x` when it is a JSON array, else an empty one (a missing or null field counts as none). */
+const jsonArray = (x: ReturnType<typeof sql>) =>
+  sql`(case when jsonb_typeof(${x}) = 'array' then ${x} else '[]'::jsonb end)`;
+
+/**
+ * The chapter page's cards of `listPlatformMaterials`: the question count and whether there is
+ * a lesson are computed by the database, so neither the documents nor their reference texts
+ * (a chapter's text each) are read, sent or parsed for a card (issue 18: the chapter page's
+ * cold render). Counts as `numberedQuestions`: the sections' questions and the exit ticket.
+ */
+export async function listPlatformMaterialCards(
+  db: Db,
+  bookUrl: string,
+  chapterUrl: string,
+): Promise<PlatformMaterialCardRow[]> {
+  const document = sql`${generatedMaterials.output} -> 'document'`;
+  const sections = jsonArray(sql`${document} -> 'sections'`);
+  const exitTicket = jsonArray(sql`${document} -> 'lesson' -> 'exitTicket'`);
+  return db
+    .select({
+      id: generatedMaterials.id,
+      name: generatedMaterials.name,
+      grade: generatedMaterials.grade,
+      subject: generatedMaterials.subject,
+      type: generatedMaterials.type,
+      bookUrl: generatedMaterials.bookUrl,
+      chapterUrl: generatedMaterials.chapterUrl,
+      createdAt: generatedMaterials.createdAt,
+      status: generatedMaterials.status,
+      questionCount: sql<number>`(coalesce((select sum(jsonb_array_length(${jsonArray(
+        sql`s -> 'questions'`,
+      )})) from jsonb_array_elements(${sections}) as s), 0) + jsonb_array_length(${exitTicket}))::int`,
+      hasLesson: sql<boolean>`coalesce(jsonb_typeof(${document} -> 'lesson') = 'object', false)`,
+    })
+    .from(generatedMaterials)
+    .where(platformChapterMaterials(bookUrl, chapterUrl))
     .orderBy(generatedMaterials.type, desc(generatedMaterials.createdAt))
     .limit(50);
 }

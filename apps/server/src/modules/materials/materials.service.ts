@@ -187,7 +187,7 @@ export class MaterialsService {
     bookUrl: string,
     chapterUrl: string,
   ): Promise<{ data: ChapterMaterialCard[]; count: number }> {
-    const rows = await repo.listPlatformMaterials(this.db, bookUrl, chapterUrl);
+    const rows = await repo.listPlatformMaterialCards(this.db, bookUrl, chapterUrl);
     return { data: rows.map(presentChapterMaterialCard), count: rows.length };
   }
 

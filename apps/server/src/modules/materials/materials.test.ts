@@ -384,6 +384,7 @@ describe('materials API', () => {
     const full = (await get(`getmaterial?id=${made._id}`)).json().data;
     expect(full.output.choices[0].message.content).toContain('ANSWER KEY');
     expect(card.questionCount).toBe(numberedQuestions(full.output.document).length);
+    expect(card.hasLesson).toBe(Boolean(full.output.document.lesson));
     expect(
       (await get('getavailablechaptermaterials?bookUrl=frankenstein&chapterUrl=chapter-7')).json()
         .count,

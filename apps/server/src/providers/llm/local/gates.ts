@@ -1,7 +1,9 @@
 import type { Analysis, Sentence, Token } from './analyse.js';
+import { wordGrade } from './familiar.js';
 import {
   antonymsOf,
   frequencyOf,
+  lexFileOf,
   lookup,
   synsetAt,
   type Synset,
@@ -373,4 +375,289 @@ export function articleFits(sentence: Sentence, start: number, option: string): 
   const vowel =
     /^(?:[aeiou]|hour|honest|honou?r|heir)/i.test(option) && !/^(?:uni|use|eu|one)/i.test(option);
   return m[1]!.toLowerCase() === 'an' ? vowel : !vowel;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Cloze items: is the blank worth asking, and is each option a fair wrong answer?           */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Units, measures, quantity and calendar words, and ordinals: a blank on them ("square _____",
+ * "the fifteenth _____", "_____ of tiny drops", "every night for a _____") asks for a
+ * collocation, not for an idea of the text.
+ */
+const MEASURE_WORDS = new Set(
+  (
+    'century centuries decade decades year years month months week weeks day days hour hours minute ' +
+    'minutes second seconds moment moments era age ages ' +
+    'meter meters metre metres kilometer kilometers kilometre kilometres mile miles foot feet inch inches ' +
+    'yard yards acre acres hectare hectares gram grams kilogram kilograms pound pounds ton tons tonne tonnes ' +
+    'ounce ounces liter liters litre litres gallon gallons degree degrees percent percentage ' +
+    'dollar dollars cent cents penny pence shilling shillings franc francs euro euros ' +
+    'hundred hundreds thousand thousands million millions billion billions trillion trillions ' +
+    'dozen dozens score scores half halves quarter quarters third thirds number numbers amount amounts ' +
+    'first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth ' +
+    'fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth twenty-first last ' +
+    'january february march april may june july august september october november december ' +
+    'monday tuesday wednesday thursday friday saturday sunday spring summer autumn fall winter'
+  ).split(' '),
+);
+
+const NUMBER_WORD =
+  /^(?:\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|several|few|many|\w+teenth|\w+tieth|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|square|cubic)$/i;
+
+/** A kind of person any character could be: "woman" fits wherever "weaver" does. */
+const GENERIC_PEOPLE = new Set(
+  (
+    'person people man men woman women boy boys girl girls child children kid kids adult adults ' +
+    'lady ladies gentleman gentlemen youth stranger strangers friend friends neighbour neighbor ' +
+    'neighbours neighbors visitor visitors guest guests individual individuals human humans ' +
+    'citizen citizens member members somebody someone'
+  ).split(' '),
+);
+
+export interface ClozeTarget {
+  answer: string;
+  start: number;
+  end: number;
+  kind: 'person' | 'place' | 'name' | 'number' | 'noun' | 'verb' | 'adjective';
+}
+
+/** The person the passage is about (its most mentioned person): every reader knows the name. */
+export function obviousName(analysis: Analysis, answer: string): boolean {
+  const names = [...analysis.names.values()].filter((n) => n.kind === 'person');
+  const most = Math.max(0, ...names.map((n) => n.count));
+  for (const part of [answer, ...answer.split(/\s+/)]) {
+    const info = analysis.names.get(part);
+    if (info && info.kind === 'person' && info.count === most) return true;
+  }
+  return false;
+}
+
+/** Every word of the names of people in the text ("johannes", "gutenberg"). */
+function personWords(analysis: Analysis): Set<string> {
+  const cached = personCache.get(analysis);
+  if (cached) return cached;
+  const out = new Set<string>();
+  for (const n of analysis.names.values())
+    if (n.kind === 'person') {
+      out.add(n.name.toLowerCase());
+      for (const w of n.name.toLowerCase().split(/\s+/)) out.add(w);
+    }
+  personCache.set(analysis, out);
+  return out;
+}
+const personCache = new WeakMap<Analysis, Set<string>>();
+
+/** True when the text writes the word only with a capital inside sentences ("French", "East"). */
+function properOnly(analysis: Analysis, word: string): boolean {
+  const w = word.toLowerCase();
+  let capital = false;
+  for (const s of analysis.sentences) {
+    for (let i = 0; i < s.tokens.length; i++) {
+      const v = s.tokens[i]!.value;
+      if (v.toLowerCase() !== w) continue;
+      if (v === w) return false;
+      if (i > 0) capital = true;
+    }
+  }
+  return capital;
+}
+
+/** A nationality or people used as a describing word ("the British lines", "Irish workers"). */
+function demonym(word: string): boolean {
+  return /^\p{Lu}/u.test(word) && !word.includes(' ') && !!lookup(word.toLowerCase(), 'adj');
+}
+
+function lemmaOfForm(analysis: Analysis, form: string, pos: string): string {
+  const f = form.toLowerCase();
+  for (const w of analysis.words.values())
+    if (w.pos === pos && (w.lemma === f || w.forms.has(f))) return w.lemma;
+  if (pos === 'VERB') {
+    // A regular form WordNet knows the base of ("caulked" → "caulk").
+    for (const base of [
+      f.replace(/ed$/, ''),
+      f.replace(/d$/, ''),
+      f.replace(/ing$/, ''),
+      f.replace(/e?s$/, ''),
+    ])
+      if (base !== f && lookup(base, 'verb')) return base;
+  }
+  return f.replace(/(?<=[^s])s$/, '');
+}
+
+/**
+ * Why a blank is not worth a cloze item (null when it is): an everyday word that any reader
+ * supplies from the words around it ("hidden under the _____", "came down the _____"), a unit,
+ * measure, ordinal or calendar word, a word right after a number ("eleven _____"), an answer
+ * given away by its opposite in the sentence ("increase, not _____"), a noun that reads as a
+ * verb ("storms _____ the coast"), a name the passage mentions only once in passing, a
+ * nationality, or the person the whole passage is about.
+ */
+export function clozeBlankFault(
+  analysis: Analysis,
+  sentence: Sentence,
+  target: ClozeTarget,
+  level = 6,
+  tier = 0,
+): string | null {
+  const relaxed = tier > 0;
+  const at = sentence.tokens.findIndex((t) => t.start === target.start);
+  const token = at >= 0 ? sentence.tokens[at] : undefined;
+  const prev = at > 0 ? sentence.tokens[at - 1] : undefined;
+  const answer = target.answer;
+  // The second try for a material that falls short takes only nouns a little less rare.
+  // (a young reader's text, with fewer rare words, also describing words and verbs).
+  if (relaxed && target.kind !== 'noun' && !(level <= 3 && target.kind !== 'number'))
+    return 'not a noun';
+  if (target.kind === 'noun' || target.kind === 'verb' || target.kind === 'adjective') {
+    const lemma = (token?.lemma || answer).toLowerCase();
+    // "a Soviet _____", "the British _____": after a proper adjective almost any noun fits.
+    if (prev && at > 1 && /^\p{Lu}/u.test(prev.value) && prev.pos === 'ADJ')
+      return 'after a proper adjective';
+    if (
+      target.kind !== 'verb' &&
+      (MEASURE_WORDS.has(answer.toLowerCase()) || MEASURE_WORDS.has(lemma))
+    )
+      return 'unit';
+    if (prev && NUMBER_WORD.test(prev.value)) return 'after a number';
+    // Known to most fourth-graders, or (from grade 4 on) very frequent in everyday speech
+    // (Zipf above about 4.2: "kitchen", "street", "mountain").
+    // A young reader's text that still falls short takes its repeated everyday nouns last.
+    const floor = level <= 3 ? [4, 3.5, 0][tier]! : relaxed ? 4 : 5;
+    if (
+      tier >= 2 &&
+      (target.kind !== 'noun' || (analysis.words.get(`NOUN:${lemma}`)?.count ?? 0) < 2)
+    )
+      return 'last resort: repeated nouns only';
+    if (wordGrade(answer, lemma) < floor) return 'everyday word';
+    const opposites = new Set(
+      (['noun', 'verb', 'adj'] as const).flatMap((p) =>
+        antonymsOf(lemma, p).map((w) => w.toLowerCase()),
+      ),
+    );
+    if (
+      sentence.tokens.some(
+        (t, i) => i !== at && (opposites.has(t.value.toLowerCase()) || opposites.has(lemmaOf(t))),
+      )
+    )
+      return 'opposite in its sentence';
+    const next = at >= 0 ? sentence.tokens[at + 1] : undefined;
+    const determiner = (t: Token | undefined) =>
+      !!t && (t.pos === 'DET' || /^(?:the|a|an|his|her|its|their|our|my|your)$/i.test(t.value));
+    // "storms _____ the coast", "gently _____ the wool": a word before "the" is a verb here.
+    if (target.kind !== 'verb' && determiner(next)) return 'reads as a verb';
+    // "were very _____": a participle used as a describing word, not a verb.
+    if (
+      target.kind === 'verb' &&
+      prev &&
+      /^(?:very|so|too|quite|rather|more|most|less|least)$/i.test(prev.value)
+    )
+      return 'describing word';
+    // "the _____ evaporates": a describing word right after "the" with no noun after it is a noun here.
+    if (
+      target.kind === 'adjective' &&
+      determiner(prev) &&
+      !/^(?:NOUN|ADJ|PROPN)$/.test(next?.pos ?? '')
+    )
+      return 'reads as a noun';
+    // "free _____ connections", "her _____ window": a noun that modifies the next noun is half of
+    // a compound, and any word that goes with the head fits ("phone connections", "sash window").
+    if (target.kind === 'noun' && next && next.pos === 'NOUN' && /^\p{Ll}/u.test(next.value))
+      return 'half of a compound';
+    // "neither _____ nor kin": half of a fixed pair that WordNet lists ("kith and kin").
+    const joiner = at >= 0 ? sentence.tokens[at + 2] : undefined;
+    if (next && joiner && /^(?:and|or|nor)$/i.test(next.value)) {
+      if (
+        lookup(`${lemma} and ${joiner.value}`, 'noun') ||
+        lookup(`${answer} and ${joiner.value}`, 'noun')
+      )
+        return 'fixed pair';
+    }
+    const before = at >= 2 ? sentence.tokens[at - 2] : undefined;
+    if (prev && before && /^(?:and|or|nor)$/i.test(prev.value)) {
+      if (
+        lookup(`${before.value} and ${lemma}`, 'noun') ||
+        lookup(`${before.value} and ${answer}`, 'noun')
+      )
+        return 'fixed pair';
+    }
+    return null;
+  }
+  if (target.kind === 'number') return null;
+  if (target.kind !== 'person' && demonym(answer)) return 'nationality';
+  // Neither a person nor a place ("Doctor of Medicine", a ship, a book): no options of the same kind.
+  if (target.kind === 'name') return 'not a person or place';
+  if (target.kind === 'person') return obviousName(analysis, answer) ? 'main person' : null;
+  const info = analysis.names.get(answer);
+  if (!info || info.count < 2) return 'name mentioned once';
+  return null;
+}
+
+/**
+ * Why an option is not a fair wrong answer for a cloze blank (null when it is): a number not
+ * written in the text (a near miss such as 1986 for 1987 only tests rote recall), a word that
+ * is mostly another part of speech than the key ("the _____" with "collect"), a nationality
+ * among names that are not, a generic kind of person for a person noun ("woman" for "weaver"),
+ * or a more general word than the key (which fits wherever the key does).
+ */
+export function clozeOptionFault(
+  analysis: Analysis,
+  target: ClozeTarget,
+  option: string,
+): string | null {
+  if (target.kind === 'number') {
+    if (!analysis.numbers.has(option) && !analysis.numbers.has(option.toLowerCase()))
+      return 'number not in the text';
+    // "one in _____": a count is not answered by "thousand" or "million".
+    const magnitude = (x: string) => /^(?:hundred|thousand|million|billion|dozen)s?$/i.test(x);
+    return magnitude(option) !== magnitude(target.answer) ? 'magnitude word' : null;
+  }
+  if (target.kind === 'person' || target.kind === 'place' || target.kind === 'name') {
+    if (target.kind !== 'person' && demonym(option) !== demonym(target.answer))
+      return 'nationality';
+    // "books in _____ were copied" with "Gutenberg": a person's name among places.
+    if (target.kind !== 'person' && personWords(analysis).has(option.toLowerCase()))
+      return 'a person';
+    return null;
+  }
+  // "month" or "week" fits most slots that take a span of time or a quantity.
+  if (MEASURE_WORDS.has(option.toLowerCase()) && !MEASURE_WORDS.has(target.answer.toLowerCase()))
+    return 'unit';
+  // "french", "african": a proper adjective shown in lower case.
+  if (properOnly(analysis, option)) return 'proper adjective';
+  const posTag = target.kind === 'noun' ? 'NOUN' : target.kind === 'verb' ? 'VERB' : 'ADJ';
+  const pos: WordNetPos = target.kind === 'noun' ? 'noun' : target.kind === 'verb' ? 'verb' : 'adj';
+  const lemma = lemmaOfForm(analysis, option, posTag);
+  const keyLemma = lemmaOfForm(analysis, target.answer, posTag);
+  const own = frequencyOf(lemma, pos);
+  if (target.kind === 'adjective') {
+    // "broadband", "swimming", "refrigerant": a noun or a verb's -ing form among describing words.
+    if (own < 0 || analysis.words.has(`NOUN:${lemma}`)) return 'other part of speech';
+    if (/ing$/.test(option) !== /ing$/.test(target.answer)) return 'other part of speech';
+  }
+  const others = (['noun', 'verb', 'adj'] as const)
+    .filter((p) => p !== pos)
+    .map((p) => frequencyOf(lemma, p));
+  if (own < 0 && others.some((f) => f >= 0)) return 'other part of speech';
+  if (others.some((f) => f > Math.max(0, own) * 2 + 1)) return 'other part of speech';
+  // "rub his eyes and _____" with "mutter" and "wedding": a verb's options take its form.
+  if (target.kind === 'verb') {
+    const shape = (form: string, base: string) => {
+      const f = form.toLowerCase();
+      if (f === base) return 'base';
+      if (/ing$/.test(f)) return 'ing';
+      if (/s$/.test(f) && !/ss$/.test(f)) return 's';
+      return 'past';
+    };
+    if (shape(option, lemma) !== shape(target.answer, keyLemma)) return 'other form';
+  }
+  if (target.kind === 'noun' && GENERIC_PEOPLE.has(option.toLowerCase())) {
+    if (lexFileOf(keyLemma, 'noun') === 18) return 'generic person';
+  }
+  if (target.kind === 'noun' || target.kind === 'verb') {
+    const up = ancestors(keyLemma, pos, 6);
+    for (const s of sensesOf(lemma, pos)) if (up.has(s.offset)) return 'more general word';
+  }
+  return null;
 }

@@ -19,10 +19,10 @@ import {
   standAloneStatement,
   type WriterContext,
 } from './common.js';
-import { chooseDistractors, targetsOf } from './targets.js';
+import { chooseDistractors, targetsOf, type Target } from './targets.js';
 import { wordGrade } from './familiar.js';
 import { invertedQuestion, spanText } from './clauses.js';
-import { commonVerb } from './gates.js';
+import { clozeBlankFault, clozeOptionFault, commonVerb } from './gates.js';
 import { antonymsOf, lexFileOf, lookup } from './wordnet.js';
 import { describeWord } from './analyse.js';
 import { isAbout, peopleOf } from './characters.js';
@@ -61,8 +61,28 @@ import {
 let counter = 0;
 const nextId = () => `d${++counter}`;
 
-function quote(text: string): string {
-  return `“${text.replace(/^["“]+|["”]+$/g, '')}”`;
+/**
+ * The text in quotation marks. A text that is itself one quotation keeps its words only; a
+ * quotation inside it ("“Keep close,” he said.") takes single marks inside ours, so the marks
+ * stay paired: “‘Keep close,’ he said.”
+ */
+export function quote(text: string): string {
+  const t = text.trim();
+  if (/^["“][^"“”]*["”]$/.test(t)) return `“${t.slice(1, -1)}”`;
+  const inner = t.replace(/["“”]/g, (mark, at: number) => {
+    if (mark === '“') return '‘';
+    if (mark === '”') return '’';
+    return at === 0 || /[\s([{—–-]/.test(t.charAt(at - 1)) ? '‘' : '’';
+  });
+  return `“${inner}”`;
+}
+
+/** Quotation marks that open and close in the same sentence (a cloze stem must not show half a quotation). */
+export function pairedQuotes(text: string): boolean {
+  const straight = (text.match(/"/g) ?? []).length;
+  const open = (text.match(/“/g) ?? []).length;
+  const close = (text.match(/”/g) ?? []).length;
+  return straight % 2 === 0 && open === close;
 }
 
 function markUsed(ctx: WriterContext, sentence: Sentence, answer?: string) {
@@ -123,60 +143,79 @@ export function writeMultipleChoice(
   const clozeCap = Math.max(0, Math.floor(clozeBudget(ctx) - (ctx.plan.counts.fill_blank ?? 0)));
   const spareCloze = new Set<number>();
   let cloze = 0;
-  const sentences = pickSentences(ctx, count * 2, {});
-  for (const s of sentences) {
-    // Spares: two beyond the count, so later writers still find sentences of their own.
-    if (out.length >= count + (ctx.spares ?? 2)) break;
-    if (ctx.usedSentences.has(s.index)) continue;
-    // Abstain rather than pad: fewer choices when fewer distractors pass, never fewer than two.
-    // A sentence whose subject is "it" or "they" does not say what it is about.
-    if (subjectNeedsReferent(s)) continue;
-    const found = targetsOf(s, ctx, Math.min(2, need))[0];
-    if (!found) continue;
-    // Every option must fit the blank's grammar as the key does, and a number inside
-    // "twenty-nine" is never blanked.
-    // "_____-walled", "_____-nine": never half of a hyphenated word.
-    if (insideCompound(s.text, found.answer)) continue;
-    const fitting = found.distractors.filter(
-      (d) =>
-        optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
-        (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)),
-    );
-    const target = {
-      ...found,
-      distractors:
-        found.kind === 'person'
-          ? personOptions(ctx.analysis, s.text, found.answer, fitting)
-          : fitting,
-    };
-    if (target.distractors.length < Math.min(2, need)) continue;
-    const distractors = chooseDistractors(target, need, ctx.random);
-    if (distractors.length < Math.min(2, need)) continue;
-    const choices = shuffle([target.answer, ...distractors], ctx.random);
-    let prompt: string;
-    if (s.speaker) {
-      prompt = `Which answer completes ${s.speaker}'s line? ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
-    } else {
-      const lead = young
-        ? 'Which word fills the blank?'
-        : 'Which answer completes this sentence from the text?';
-      prompt = `${lead} ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
+  // Many sentences offer no blank worth asking: look through more of them.
+  const sentences = pickSentences(ctx, count * 3, {});
+  // Key words first; words a little less rare ("steady", "delivery") only when the material
+  // would otherwise fall short.
+  for (const tier of ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]) {
+    if (tier > 0 && out.length - spareCloze.size >= count) break;
+    for (const s of sentences) {
+      // Spares: two beyond the count, so later writers still find sentences of their own.
+      if (out.length >= count + (ctx.spares ?? 2)) break;
+      if (ctx.usedSentences.has(s.index)) continue;
+      // Abstain rather than pad: fewer choices when fewer distractors pass, never fewer than two.
+      // A sentence whose subject is "it" or "they" does not say what it is about.
+      if (subjectNeedsReferent(s)) continue;
+      // Only blanks worth asking (issue 22, trivial): a key idea of the text, not an everyday
+      // word, a unit, one item of a list, half of a set phrase or of a hyphenated word.
+      const found = targetsOf(
+        s,
+        ctx,
+        Math.min(2, need),
+        undefined,
+        (t) =>
+          worthABlank(ctx, s, t, tier) &&
+          !pairedWithNoun(s, t) &&
+          (t.kind !== 'adjective' || keyAdjective(ctx, t.answer)),
+      )[0];
+      if (!found) continue;
+      // Every option must fit the blank's grammar as the key does, and be checkably wrong.
+      const fitting = found.distractors.filter(
+        (d) =>
+          optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
+          (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)) &&
+          !clozeOptionFault(ctx.analysis, found, d),
+      );
+      const target = {
+        ...found,
+        distractors:
+          found.kind === 'person'
+            ? personOptions(ctx.analysis, s.text, found.answer, fitting)
+            : fitting,
+      };
+      if (target.distractors.length < Math.min(2, need)) continue;
+      const distractors = chooseDistractors(target, need, ctx.random);
+      if (distractors.length < Math.min(2, need)) continue;
+      const choices = shuffle([target.answer, ...distractors], ctx.random);
+      let prompt: string;
+      if (s.speaker) {
+        prompt = `Which answer completes ${s.speaker}'s line? ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
+      } else {
+        const lead = young
+          ? 'Which word fills the blank?'
+          : 'Which answer completes this sentence from the text?';
+        prompt = `${lead} ${quote(replaceSpan(s, target.start, target.end, BLANK))}`;
+      }
+      // Past the cloze budget, sentences with a blank are spares: used only when nothing else
+      // valid is left (the count asked for still rules).
+      cloze += 1;
+      if (cloze > clozeCap) spareCloze.add(out.length);
+      out.push({
+        id: nextId(),
+        kind: 'multiple_choice',
+        prompt,
+        form: 'cloze',
+        choices,
+        answerIndex: choices.indexOf(target.answer),
+        evidence: s.text,
+      });
+      markUsed(ctx, s, target.answer);
     }
-    // Past the cloze budget, sentences with a blank are spares: used only when nothing else
-    // valid is left (the count asked for still rules).
-    cloze += 1;
-    if (cloze > clozeCap) spareCloze.add(out.length);
-    out.push({
-      id: nextId(),
-      kind: 'multiple_choice',
-      prompt,
-      form: 'cloze',
-      choices,
-      answerIndex: choices.indexOf(target.answer),
-      evidence: s.text,
-    });
-    markUsed(ctx, s, target.answer);
   }
+  // Too few blanks worth asking (a simple story of everyday words): fill from the forms with
+  // the best yield (who/what/where questions, a supported statement) before accepting fewer.
+  const short = count - (out.length - spareCloze.size);
+  if (short > 0) out.push(...pickForms(ctx, short, [], true));
   // In the order of the text, so students read along; spare blanks last.
   const kept = out.filter((_, i) => !spareCloze.has(i));
   const order = (q: MultipleChoiceQuestion) =>
@@ -186,6 +225,51 @@ export function writeMultipleChoice(
 }
 
 const firstSentence = new Map<string, number>();
+
+/**
+ * "used by _____ and meat packers", "science and _____": a noun joined to another noun by "and"
+ * or "or". The other noun names the kind of thing wanted, and options of that kind fit as well.
+ */
+export function pairedWithNoun(s: Sentence, t: Target): boolean {
+  if (t.kind !== 'noun') return false;
+  const at = s.tokens.findIndex((x) => x.start === t.start);
+  if (at < 0) return false;
+  const tok = s.tokens;
+  const joins = (x: { value: string } | undefined) => !!x && /^(?:and|or|nor)$/i.test(x.value);
+  const noun = (x: { pos: string } | undefined) => !!x && (x.pos === 'NOUN' || x.pos === 'PROPN');
+  const before = joins(tok[at - 1]) && noun(tok[at - 2]);
+  const after =
+    joins(tok[at + 1]) && (noun(tok[at + 2]) || (tok[at + 2]?.pos === 'ADJ' && noun(tok[at + 3])));
+  return before || after;
+}
+
+/**
+ * Describing words make weak multiple choice (other describing words mostly fit as well: "a
+ * _____ sky", restless / wide / grey): only one the passage uses more than once ("sunlit").
+ */
+function keyAdjective(ctx: WriterContext, answer: string): boolean {
+  const a = answer.toLowerCase();
+  for (const w of ctx.analysis.words.values())
+    if (w.pos === 'ADJ' && (w.lemma === a || w.forms.has(a))) return w.count >= 2;
+  return false;
+}
+
+/**
+ * A blank worth a cloze item: not half of a hyphenated word ("_____-walled"), not one item of
+ * a list, not half of a set phrase ("the Pacific _____"), and none of the faults of
+ * `clozeBlankFault` (everyday words, units, opposites, names in passing).
+ */
+function worthABlank(ctx: WriterContext, s: Sentence, t: Target, tier = 0): boolean {
+  return (
+    // "The North Wind was _____." says too little to choose by.
+    s.words >= 7 &&
+    pairedQuotes(s.text) &&
+    !insideCompound(s.text, t.answer) &&
+    !listItem(s, t.start, t.end) &&
+    !setPhrase(s, t.start, t.end) &&
+    !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier)
+  );
+}
 
 function interleave<T>(a: T[], b: T[]): T[] {
   const out: T[] = [];
@@ -209,6 +293,7 @@ function pickForms(
   ctx: WriterContext,
   count: number,
   contextWords: VocabularyItem[],
+  fill = false,
 ): MultipleChoiceQuestion[] {
   if (count <= 0 || ctx.analysis.prepared.isPlay) return [];
   const need = Math.max(2, ctx.plan.choices - 1);
@@ -224,7 +309,13 @@ function pickForms(
     () => sequenceCandidates(ctx, 2),
   ];
   const lists = byForm.map((make) => make());
-  const cap = Math.max(2, Math.ceil(count / 3));
+  // When filling in for blanks not worth asking: only who/what/where and supported statements.
+  const cap = fill ? count : Math.max(2, Math.ceil(count / 3));
+  if (fill) {
+    lists[0] = [];
+    lists[3] = [];
+    lists[4] = [];
+  }
   const taken = lists.map(() => 0);
   const out: MultipleChoiceQuestion[] = [];
   // A supported-statement item uses four sentences of the text: one on a short passage.
@@ -590,7 +681,8 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
 export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQuestion[] {
   const out: FillBlankQuestion[] = [];
   const wanted = ctx.spares === 0 ? count : count * 2;
-  const sentences = pickSentences(ctx, count * 2, {});
+  // Many sentences offer no blank worth asking: look through more of them.
+  const sentences = pickSentences(ctx, count * 4, {});
   // The text's main name ("the Sahara", "Mary Anning", "Earth") is no blank: every student knows
   // it; nor a capitalised first word that is a common noun ("Families", "Scientists").
   const names = [...ctx.analysis.names.values()];
@@ -609,7 +701,8 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
   };
   // Blanks that matter first (issue 22, trivial): not an everyday word ("water", "door"), not one
   // item of a list, not half of a set phrase; everyday words only when nothing better is left.
-  for (const strict of [true, false]) {
+  for (const tier of ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]) {
+    const strict = tier === 0;
     for (const s of sentences) {
       if (out.length >= wanted) break;
       if (ctx.usedSentences.has(s.index)) continue;
@@ -617,15 +710,13 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
       const target = targetsOf(s, ctx, 0).find(
         (t) =>
           (t.kind !== 'number' || ctx.plan.level > 2) &&
-          !insideCompound(s.text, t.answer) &&
           !(/^\p{Lu}/u.test(t.answer) && obviousName(t.answer)) &&
-          !listItem(s, t.start, t.end) &&
-          !setPhrase(s, t.start, t.end) &&
+          worthABlank(ctx, s, t, tier) &&
           (!strict ||
             // A year or a measured figure, not "three fishing boats" or "six other countries".
-            (t.kind === 'number' && /\d/.test(t.answer)) ||
-            t.kind === 'person' ||
-            worthMatching(t.answer, ctx.plan.level)),
+            (t.kind === 'number'
+              ? /\d/.test(t.answer)
+              : t.kind === 'person' || worthMatching(t.answer, ctx.plan.level))),
       );
       if (!target) continue;
       out.push({
@@ -1170,7 +1261,8 @@ export function writeMatching(
       const target = targetsOf(s, ctx, 0).find(
         (t) =>
           (t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective') &&
-          worthMatching(t.answer, ctx.plan.level, t.kind),
+          worthMatching(t.answer, ctx.plan.level, t.kind) &&
+          worthABlank(ctx, s, t),
       );
       if (!target) continue;
       const group = found.get(target.kind) ?? [];

@@ -357,6 +357,7 @@ export function targetsOf(
   ctx: WriterContext,
   needDistractors: number,
   only?: Array<Target['kind']>,
+  accept?: (target: Target) => boolean,
 ): Target[] {
   const all: Array<{ t: LazyTarget | Target; rank: number }> = [
     ...nameTargets(sentence, ctx).map((t) => ({ t, rank: t.kind === 'person' ? 3 : 2.5 })),
@@ -372,7 +373,9 @@ export function targetsOf(
   const ranked = all
     .filter(
       ({ t }) =>
-        (!only || only.includes(t.kind)) && !ctx.usedAnswers.has(normaliseForMatch(t.answer)),
+        (!only || only.includes(t.kind)) &&
+        !ctx.usedAnswers.has(normaliseForMatch(t.answer)) &&
+        (!accept || accept(t)),
     )
     .sort((a, b) => b.rank - a.rank + (ctx.random() - 0.5) * 0.6)
     .map(({ t }) => t);

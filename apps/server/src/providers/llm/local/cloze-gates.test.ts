@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, type Analysis, type Sentence } from './analyse.js';
+import { clozeBlankFault, clozeOptionFault, type ClozeTarget } from './gates.js';
+import { pairedQuotes, pairedWithNoun, quote } from './questions.js';
+
+// Sentences written for these tests (CC0); none is taken from an evaluation passage.
+const HARBOUR = [
+  'Every morning the ferryman Tomas walked down the street to the harbour.',
+  'Strong winds batter the coast every winter, and the harbour wall cracks.',
+  'Engineers tested the piston engine on the pier in 1851.',
+  'In 1853 the engine pulled a barge of coal for nearly seventy kilometers along the canal.',
+  'The new dam will increase the harvest, not decrease it, said the engineer.',
+  'By the fifteenth century the town had a guild of shipwrights.',
+  'Tomas repaired the rigging of the schooner while the apprentice watched.',
+  'The apprentice later became a shipwright in Lisbon.',
+  'In spring, French sailors brought salt from Lisbon, and a sparrow nested in the rigging of their ship.',
+  'Tomas told the apprentice that a careful shipwright never hurries.',
+  'The old ropes were mended by sailmakers and riggers in the long shed.',
+  'The crew were very relieved when the storm passed.',
+  'The apprentice hammered the planks and caulked the seams.',
+].join(' ');
+
+function sentenceWith(a: Analysis, start: string): Sentence {
+  const s = a.sentences.find((x) => x.text.startsWith(start));
+  if (!s) throw new Error(`no sentence "${start}"`);
+  return s;
+}
+
+function target(s: Sentence, word: string, kind: ClozeTarget['kind']): ClozeTarget {
+  const start = s.text.indexOf(word);
+  if (start < 0) throw new Error(`no "${word}"`);
+  return { answer: word, start, end: start + word.length, kind };
+}
+
+describe('cloze blanks worth asking (issue 22, trivial)', () => {
+  const a = analyse(HARBOUR);
+
+  it('does not blank an everyday word the words around it supply ("walked down the _____")', () => {
+    const s = sentenceWith(a, 'Every morning');
+    expect(clozeBlankFault(a, s, target(s, 'street', 'noun'), 7)).toBe('everyday word');
+  });
+
+  it('does not blank a unit, an ordinal or calendar word, or a word after a number', () => {
+    const canal = sentenceWith(a, 'In 1853');
+    expect(clozeBlankFault(a, canal, target(canal, 'kilometers', 'noun'), 7)).toBe('unit');
+    const guild = sentenceWith(a, 'By the fifteenth');
+    expect(clozeBlankFault(a, guild, target(guild, 'century', 'noun'), 7)).toBe('unit');
+  });
+
+  it('does not blank a word whose opposite stands in the sentence ("increase, not _____")', () => {
+    const s = sentenceWith(a, 'The new dam');
+    expect(clozeBlankFault(a, s, target(s, 'decrease', 'verb'), 7)).toBe(
+      'opposite in its sentence',
+    );
+  });
+
+  it('does not offer a verb as a noun blank ("winds _____ the coast")', () => {
+    const s = sentenceWith(a, 'Strong winds');
+    expect(clozeBlankFault(a, s, target(s, 'batter', 'noun'), 7)).toBe('reads as a verb');
+  });
+
+  it('does not blank the first noun of a compound ("the _____ engine")', () => {
+    const s = sentenceWith(a, 'Engineers tested');
+    expect(clozeBlankFault(a, s, target(s, 'piston', 'noun'), 7)).toBe('half of a compound');
+  });
+
+  it('does not blank a noun paired with another by "and" in multiple choice ("_____ and riggers")', () => {
+    const s = sentenceWith(a, 'The old ropes');
+    expect(pairedWithNoun(s, { ...target(s, 'sailmakers', 'noun'), distractors: [] })).toBe(true);
+    expect(pairedWithNoun(s, { ...target(s, 'ropes', 'noun'), distractors: [] })).toBe(false);
+  });
+
+  it('does not take a describing word after "very" for a verb ("very _____ when")', () => {
+    const s = sentenceWith(a, 'The crew');
+    expect(clozeBlankFault(a, s, target(s, 'relieved', 'verb'), 7)).toBe('describing word');
+  });
+
+  it('blanks a key word of the text, and a place only when the text comes back to it', () => {
+    const s = sentenceWith(a, 'The apprentice later');
+    expect(clozeBlankFault(a, s, target(s, 'shipwright', 'noun'), 7)).toBeNull();
+    expect(clozeBlankFault(a, s, target(s, 'Lisbon', 'place'), 7)).toBeNull();
+    const rigging = sentenceWith(a, 'Tomas repaired');
+    expect(clozeBlankFault(a, rigging, target(rigging, 'schooner', 'noun'), 7)).toBeNull();
+  });
+});
+
+describe('cloze options that are fair wrong answers (issue 22, ambiguous and trivial)', () => {
+  const a = analyse(HARBOUR);
+
+  it('offers only years the text gives, never near misses such as 1852 for 1851', () => {
+    const s = sentenceWith(a, 'Engineers tested');
+    const year = target(s, '1851', 'number');
+    expect(clozeOptionFault(a, year, '1853')).toBeNull();
+    expect(clozeOptionFault(a, year, '1852')).toBe('number not in the text');
+  });
+
+  it('offers verbs in the form of the key ("mended" for "caulked", not "hurries")', () => {
+    const s = sentenceWith(a, 'The apprentice hammered');
+    const caulked = target(s, 'caulked', 'verb');
+    expect(clozeOptionFault(a, caulked, 'hurries')).toBe('other form');
+    expect(clozeOptionFault(a, caulked, 'mended')).toBeNull();
+  });
+
+  it('offers no generic kind of person for a person noun ("woman" for "weaver")', () => {
+    const s = sentenceWith(a, 'The apprentice later');
+    const wright = target(s, 'shipwright', 'noun');
+    expect(clozeOptionFault(a, wright, 'man')).toBe('generic person');
+    expect(clozeOptionFault(a, wright, 'ferryman')).toBeNull();
+  });
+
+  it('offers no word more general than the key, which would fit as well ("animal" for "sparrow")', () => {
+    const s = sentenceWith(a, 'In spring');
+    expect(clozeOptionFault(a, target(s, 'sparrow', 'noun'), 'animal')).toBe('more general word');
+  });
+
+  it('offers no proper adjective in lower case ("french") and no time word for a thing', () => {
+    const s = sentenceWith(a, 'In spring');
+    expect(clozeOptionFault(a, target(s, 'salt', 'noun'), 'french')).not.toBeNull();
+    expect(clozeOptionFault(a, target(s, 'salt', 'noun'), 'century')).toBe('unit');
+  });
+});
+
+describe('cloze stems keep their quotation marks paired', () => {
+  it('puts a quotation inside the stem in single marks', () => {
+    expect(quote('"Keep close to the harbour wall," he said.')).toBe(
+      '“‘Keep close to the harbour wall,’ he said.”',
+    );
+    expect(quote('"Row home before dark."')).toBe('“Row home before dark.”');
+    expect(quote('The tide turned.')).toBe('“The tide turned.”');
+  });
+
+  it('knows a sentence that holds only half a quotation', () => {
+    expect(pairedQuotes('"Keep close to the wall," he said.')).toBe(true);
+    expect(pairedQuotes('"Keep close to the wall, he said.')).toBe(false);
+  });
+});
