@@ -38,6 +38,7 @@ import { shortTitle } from '../materials/pregenerate.js';
 import { findUserById } from '../users/users.repository.js';
 import * as repo from './assistant.repository.js';
 import type { AssistantSessions } from './assistant.session.js';
+import { CARDINALS, ORDINALS } from '../../lib/number-words.js';
 
 export const DEFAULT_TITLE = 'New conversation';
 const OPEN_FROM_DASHBOARD = 'Open the assistant from your dashboard.';
@@ -62,28 +63,7 @@ function fromRoman(s: string): number {
   }
   return total;
 }
-const ORDINALS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  first: 1,
-  second: 2,
-  third: 3,
-  fourth: 4,
-  fifth: 5,
-  sixth: 6,
-  seventh: 7,
-  eighth: 8,
-  ninth: 9,
-  tenth: 10,
-};
+const ORDINAL_NUMBERS: Record<string, number> = { ...CARDINALS, ...ORDINALS };
 
 /** Lower case, letters and digits only, roman and word numbers after "chapter" etc. as digits. */
 function normaliseTitle(text: string): string {
@@ -94,7 +74,7 @@ function normaliseTitle(text: string): string {
     .replace(/[^a-z0-9]+/g, ' ')
     .replace(
       /\b(chapter|letter|book|part|act|scene|stave|canto|volume|section)\s+([ivxlc]+|one|two|three|four|five|six|seven|eight|nine|ten|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b/g,
-      (_, word: string, n: string) => `${word} ${ORDINALS[n] ?? fromRoman(n)}`,
+      (_, word: string, n: string) => `${word} ${ORDINAL_NUMBERS[n] ?? fromRoman(n)}`,
     )
     .replace(/\s+/g, ' ')
     .trim()} `;

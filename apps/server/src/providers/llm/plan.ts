@@ -1,5 +1,6 @@
 import { gradeLevel, QUESTION_KINDS, type QuestionKind } from '@chapterwise/shared';
 import type { GenerationRequest } from './types.js';
+import { CARDINALS } from '../../lib/number-words.js';
 
 export type MaterialKind = 'quiz' | 'test' | 'lesson' | 'worksheet';
 
@@ -29,33 +30,12 @@ export const MAX_QUESTIONS = 50;
 const MAX_PER_KIND = 30;
 const MAX_VOCABULARY = 20;
 
+/** Numbers in a request: the shared cardinals up to fifty, and "a", "a dozen", "twenty-five". */
 const NUMBER_WORDS: Record<string, number> = {
   a: 1,
   an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
+  ...Object.fromEntries(Object.entries(CARDINALS).filter(([, n]) => n <= 50)),
   'twenty-five': 25,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
   dozen: 12,
   'a dozen': 12,
 };

@@ -1,4 +1,5 @@
 import { GRADES, type ASSISTANT_MATERIAL_TYPES } from '@chapterwise/shared';
+import { CARDINALS } from '../../../lib/number-words.js';
 
 /** The teacher requests the offline assistant understands. */
 export type Intent =
@@ -15,21 +16,9 @@ export type Intent =
   | { kind: 'beyond'; query: string }
   | { kind: 'help' };
 
+/** Counts in a message: the shared cardinals up to twenty, and "few", "some", "several". */
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
+  ...Object.fromEntries(Object.entries(CARDINALS).filter(([, n]) => n <= 20)),
   few: 3,
   some: 5,
   several: 5,

@@ -26,7 +26,8 @@ import { keyness, targetsOf } from './targets.js';
 import { describeWord } from './analyse.js';
 import { peopleOf, wordNetKind } from './characters.js';
 import { lexFileOf, sensesOf, synsetAt } from './wordnet.js';
-import { genderOf, subjectNeedsReferent } from './swaps.js';
+import { genderEvidence, genderOf } from './swaps.js';
+import { needsContext, RELATIONAL, withoutOpener } from './context.js';
 
 /**
  * Text-dependent question forms beyond the cloze (issue 13): who/when/where/how many and "what
@@ -46,6 +47,10 @@ export interface FormCandidate {
   modelAnswer: string;
   evidence: string;
   sentences: number[];
+  /** Cause and effect items: the reason or condition ("the ice becomes thick enough"). */
+  cause?: string;
+  /** Cause and effect items: the result as a statement of its own ("Keepers rarely slept before dawn."). */
+  effect?: string;
 }
 
 const YEAR = /^(?:1[0-9]{3}|20[0-9]{2})$/;
@@ -281,6 +286,15 @@ function countQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidat
     const nounStart = j;
     while (t[j] && t[j]!.pos === 'NOUN') j++;
     if (j === nounStart || !/s$/.test(t[j - 1]!.value)) continue;
+    // "About how many copies were printed?": copies, parts, members … of what? A noun that
+    // names a share of something else needs its "of" phrase.
+    if (RELATIONAL.test(t[j - 1]!.value) && t[j]?.normal !== 'of') continue;
+    // "eleven years old": a measure of the adjective after it ("How many years was Mary old?").
+    if (
+      t[j]?.pos === 'ADJ' ||
+      /^(?:ago|old|long|tall|wide|deep|high|thick|away)$/i.test(t[j]?.value ?? '')
+    )
+      continue;
     // "50 degrees Celsius": a unit name after the noun would be left behind in the stem.
     if (t[j]?.pos === 'PROPN' || /^\p{Lu}/u.test(t[j]?.value ?? '')) continue;
     // "copies of the Bible"
@@ -455,6 +469,8 @@ function whoOpen(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | nu
     (x) => x.start === t[c.subjectStart]!.start && x.end === t[c.subjectEnd - 1]!.end,
   );
   if (!span || !people.includes(span.name)) return null;
+  // "Who looked out of the window?": only about what matters in the story.
+  if (!important(ctx, s, 0.4)) return null;
   const prompt = subjectQuestion(c, 'Who');
   if (!prompt || prompt.split(/\s+/).length < 6 || overlaps(prompt, span.name)) return null;
   return {
@@ -606,8 +622,12 @@ export function resolvePronoun(ctx: WriterContext, c: Clause, cause: Clause | nu
     }
     if (names.length !== 1) return false;
     // "He snatched the blanket" is not about Mira: the person must not be of the other gender.
+    // A person the passage does not show to be of the pronoun's gender may not be the one
+    // meant: "He snatched the blanket" after "Mira" is the North Wind, not Mira.
     const g = genderOf(ctx.analysis, names[0]!);
+    const evidence = genderEvidence(ctx.analysis, names[0]!);
     if (g && g !== (c.pronoun === 'he' ? 'm' : 'f')) return false;
+    if (!g && (c.pronoun === 'he' ? evidence.f : evidence.m) > 0) return false;
     // The person's full name ("Augustin Fresnel" for "Fresnel").
     c.subjectText = [names[0]!, ...(ctx.analysis.aliases.get(names[0]!) ?? [])]
       .filter((n) => !/^(?:Mr|Mrs|Miss|Ms|Dr)\.?$/.test(n))
@@ -723,44 +743,50 @@ export function causeCandidates(
       pairs.push({ ...pair, prompt });
     }
   }
-  // Wrong reasons: the other causes of the text, then short statements from elsewhere in it.
-  const statements = ctx.analysis.sentences
-    .filter(
-      (x) =>
-        !x.hasQuotes &&
-        x.words >= 5 &&
-        x.words <= 16 &&
-        standsAlone(x) &&
-        !subjectNeedsReferent(x) &&
-        !x.speaker,
-    )
-    .map((x) => ({ s: x, text: standAloneStatement(x) }))
-    .filter((x): x is { s: Sentence; text: string } => !!x.text && !/\?$/.test(x.text));
+  // Wrong reasons: only the causes the text gives for other effects, phrased as causes (the
+  // text shows them to be wrong here, since it ties them to something else). Other sentences
+  // of the text are no reasons at all ("Because Mary Anning died in 1847"): with too few real
+  // causes the item is a short answer or nothing.
   const out: FormCandidate[] = [];
+  const skip = namesAndTopics(ctx);
   for (const pair of pairs) {
-    const key = `Because ${withoutFinalPunctuation(pair.cause)}.`;
+    const key = `Because ${withoutFinalPunctuation(withoutOpener(pair.cause))}.`;
+    const effectText = spanText(pair.effect.sentence, pair.effect.from, clauseEnd(pair.effect));
     const wrong: string[] = [];
     const seen = new Set([normaliseForMatch(key)]);
-    const add = (text: string) => {
-      const option = `Because ${withoutFinalPunctuation(text)}.`;
+    for (const other of shuffle(pairs, ctx.random)) {
+      if (other === pair || other.sentences.some((i) => pair.sentences.includes(i))) continue;
+      // A chain ("books were slow to make, so they were rare"; "they were rare, so few read"):
+      // the earlier cause also explains the later effect.
+      const otherEffect = spanText(
+        other.effect.sentence,
+        other.effect.from,
+        clauseEnd(other.effect),
+      );
+      if (
+        shareContent(other.cause, effectText, skip) ||
+        shareContent(otherEffect, pair.cause, skip) ||
+        shareContent(other.cause, pair.cause, skip, 2)
+      )
+        continue;
+      const text = withoutFinalPunctuation(withoutOpener(other.cause));
+      if (needsContext(text, ctx.analysis) || overlaps(pair.prompt, text)) continue;
+      const option = `Because ${text}.`;
       const k = normaliseForMatch(option);
-      if (seen.has(k) || overlaps(pair.prompt, withoutFinalPunctuation(text))) return;
+      if (seen.has(k)) continue;
       seen.add(k);
       wrong.push(option);
-    };
-    for (const other of shuffle(pairs, ctx.random))
-      if (other !== pair && !other.sentences.some((i) => pair.sentences.includes(i)))
-        add(other.cause);
-    const keyLength = key.split(/\s+/).length;
-    for (const x of shuffle(statements, ctx.random)) {
-      if (wrong.length >= 3) break;
-      if (pair.sentences.some((i) => Math.abs(i - x.s.index) <= 1)) continue;
-      const words = x.text.split(/\s+/).length;
-      if (words > keyLength * 1.8 + 3 || words < keyLength * 0.5) continue;
-      add(decapitalised(ctx, x.s, x.text));
     }
     if (wrong.length < needDistractors) continue;
     const evidence = pair.sentences.map((i) => ctx.analysis.sentences[i]!.text).join(' ');
+    const e = pair.effect;
+    const raw = spanText(e.sentence, e.from, clauseEnd(e));
+    const effect =
+      e.pronoun && e.subjectText
+        ? `${e.subjectText}${raw.slice(raw.split(/\s+/)[0]!.length)}`
+        : e.pronoun
+          ? null
+          : raw;
     out.push({
       form: 'cause',
       prompt: pair.prompt,
@@ -769,9 +795,44 @@ export function causeCandidates(
       modelAnswer: key,
       evidence,
       sentences: pair.sentences,
+      cause: withoutFinalPunctuation(withoutOpener(pair.cause)),
+      ...(effect ? { effect: `${capitalise(withoutFinalPunctuation(effect))}.` } : {}),
     });
   }
   return out;
+}
+
+const STOP_CONTENT = new Set(
+  'about after again also because been before being between both could does down each from have here into just more most much must only other over same some such than that their them then there these they this those through very were what when where which while will with would your'.split(
+    ' ',
+  ),
+);
+
+/** The passage's names and topic words: shared by most of its sentences, they link nothing. */
+function namesAndTopics(ctx: WriterContext): Set<string> {
+  const out = new Set<string>(topicWords(ctx.analysis));
+  for (const n of ctx.analysis.names.keys())
+    for (const w of n.toLowerCase().split(/\s+/)) out.add(w);
+  return out;
+}
+
+function contentWords(text: string, skip: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[a-z]{4,}/g) ?? []) {
+    if (STOP_CONTENT.has(w)) continue;
+    const stem = w.replace(/(?:ies|es|s|ed|ing|ly)$/, '');
+    if (skip.has(w) || skip.has(stem)) continue;
+    out.add(stem.slice(0, 6));
+  }
+  return out;
+}
+
+/** True when two clauses share a content word (not a name or the passage's topic). */
+function shareContent(a: string, b: string, skip: Set<string>, least = 1): boolean {
+  const bw = contentWords(b, skip);
+  let shared = 0;
+  for (const w of contentWords(a, skip)) if (bw.has(w)) shared += 1;
+  return shared >= least;
 }
 
 /**
@@ -784,7 +845,15 @@ export function whenCandidates(
   sentences: Sentence[],
   needDistractors = 2,
 ): FormCandidate[] {
-  const found: Array<{ s: Sentence; prompt: string; answer: string; sentences: number[] }> = [];
+  const found: Array<{
+    s: Sentence;
+    prompt: string;
+    answer: string;
+    sentences: number[];
+    /** The result as a statement of its own ("The drops fall to the ground."), for other items' options. */
+    alone?: string | null;
+    condition?: string;
+  }> = [];
   for (const s of sentences) {
     if (s.hasQuotes || s.speaker || s.words > 30) continue;
     const t = s.tokens;
@@ -814,16 +883,45 @@ export function whenCandidates(
           !/s$/i.test(verb.value) &&
           !/ing$/i.test(verb.value));
       // "…, her arms were shaking": a result that points to someone the question does not name.
+      // "If the air is warm, it falls as rain": "it" is the rain of the sentence before, not the
+      // air; a pronoun result is read as the condition's subject only when that subject acts
+      // (not a bare state, "is warm") and agrees in number.
+      let alone: string | null = `${capitalise(m[3]!)}.`;
       if (/^(?:he|she|his|her|him|they|their|them|it|its|this|these|those)\b/i.test(m[3]!)) {
-        const own =
-          /^(?:they|their|them|it|its)\b/i.test(m[3]!) &&
-          !/^(?:he|she)$/i.test(condition[0]?.value ?? '');
-        if (!own) continue;
+        const pronoun = m[3]!.split(/\s+/)[0]!.toLowerCase();
+        if (!/^(?:they|it)$/.test(pronoun) || /^(?:he|she)$/i.test(condition[0]?.value ?? ''))
+          continue;
+        const cond = clauseOf(ctx, s, 1, comma);
+        if (!cond || cond.pronoun) continue;
+        const copular =
+          !cond.verb &&
+          cond.aux.length > 0 &&
+          t.slice(cond.restStart, comma).every((x) => x.pos === 'ADJ' || x.pos === 'ADV');
+        if (copular) continue;
+        const last = t[cond.subjectEnd - 1]!;
+        const plural = last.pos === 'NOUN' && last.value.toLowerCase() !== last.lemma.toLowerCase();
+        if ((pronoun === 'they') !== plural) continue;
+        alone = `${capitalise(subjectPhrase(cond))}${m[3]!.slice(pronoun.length)}.`;
       }
+      // "…, it can go to several places.": a lead-in to the list that follows, not the result.
+      if (
+        /\b(?:several|various|many|different|a few|a number of|two|three|four|five) (?:[a-z]+ )?(?:places|ways|things|kinds|types|parts|steps|stages|forms|paths|directions|results|effects)\b/i.test(
+          m[3]!,
+        ) ||
+        /\b(?:something|somewhere|one of|happen|happens|happened)\b/i.test(m[3]!)
+      )
+        continue;
       const happens = past ? 'happened' : 'happens';
       const condText = conditionText === m[2] ? decapitalised(ctx, s, m[2]!) : conditionText;
       const prompt = `What ${happens} ${m[1]!.toLowerCase() === 'if' ? 'if' : 'when'} ${condText}?`;
-      found.push({ s, prompt, answer: `${capitalise(m[3]!)}.`, sentences: [s.index] });
+      found.push({
+        s,
+        prompt,
+        answer: `${capitalise(m[3]!)}.`,
+        sentences: [s.index],
+        alone,
+        condition: condText,
+      });
       continue;
     }
     // "This change is called evaporation." after the sentence that describes it.
@@ -854,18 +952,24 @@ export function whenCandidates(
     }
   }
   const out: FormCandidate[] = [];
+  const skip = namesAndTopics(ctx);
   for (const f of found) {
     const calledForm = f.prompt.endsWith('called?');
     const pool = calledForm
       ? termPool(ctx, f.answer, f.prompt)
-      : [
-          // Other results of the text, but not "It falls as rain." out of its sentence.
-          ...found
-            .filter((o) => o !== f && !o.prompt.endsWith('called?'))
-            .map((o) => o.answer)
-            .filter((a) => !/^(?:he|she|it|they|his|her|its|their|this|these)\b/i.test(a)),
-          ...otherStatements(ctx, f.sentences, f.answer),
-        ];
+      : // Only the results the text gives for other conditions, each as a statement of its own
+        // ("The drops fall to the ground."): other sentences of the text are no results at all.
+        found
+          .filter((o) => o !== f && !o.prompt.endsWith('called?') && o.alone)
+          .map((o) => o.alone!)
+          .filter(
+            (a) =>
+              !/^(?:he|she|it|they|his|her|its|their|this|these)\b/i.test(a) &&
+              !needsContext(a, ctx.analysis) &&
+              normaliseForMatch(a) !== normaliseForMatch(f.answer) &&
+              !shareContent(a, f.prompt, skip),
+          )
+          .filter((a, i, all) => all.indexOf(a) === i);
     if (pool.length < needDistractors) continue;
     const evidence = f.sentences.map((i) => ctx.analysis.sentences[i]!.text).join(' ');
     out.push({
@@ -876,25 +980,9 @@ export function whenCandidates(
       modelAnswer: calledForm ? `${capitalise(f.answer)}.` : f.answer,
       evidence,
       sentences: f.sentences,
+      ...(f.condition ? { cause: f.condition } : {}),
+      ...(f.alone ? { effect: f.alone } : {}),
     });
-  }
-  return out;
-}
-
-/** Short true statements from elsewhere in the text, about as long as `like` (wrong results or reasons). */
-function otherStatements(ctx: WriterContext, avoid: number[], like: string): string[] {
-  const length = like.split(/\s+/).length;
-  const out: string[] = [];
-  for (const x of shuffle(ctx.analysis.sentences, ctx.random)) {
-    if (out.length >= 4) break;
-    if (x.hasQuotes || x.speaker || x.words < 4 || x.words > 16 || !standsAlone(x)) continue;
-    if (subjectNeedsReferent(x)) continue;
-    if (avoid.some((i) => Math.abs(i - x.index) <= 1)) continue;
-    const text = standAloneStatement(x);
-    if (!text || /\?$/.test(text)) continue;
-    const words = text.split(/\s+/).length;
-    if (words > length * 1.8 + 3 || words < length * 0.5) continue;
-    out.push(text);
   }
   return out;
 }
@@ -1080,4 +1168,33 @@ export function vocabularyInContext(ctx: WriterContext, words: VocabularyItem[])
 /** Sentences worth asking about, best first and spread over the text. */
 export function candidateSentences(ctx: WriterContext, count: number): Sentence[] {
   return pickSentences(ctx, count, { noQuotes: true, maxWords: 32, minWords: 5 });
+}
+
+/**
+ * True when an item reads on its own: no stem, key or option leans on a sentence the student
+ * does not see ("the company" of two, "at the time", "The secret", "Second,"), and no "his" or
+ * "her" in a stem before anyone it could be ("Who lived with her grandfather?" gives the answer away).
+ */
+export function readsAlone(ctx: WriterContext, c: FormCandidate): boolean {
+  // The writer's own frame ("Which of these happened first?") points to the options.
+  if (needsContext(c.prompt.replace(/^Which of these\b/, 'Which'), ctx.analysis)) return false;
+  if ([c.answer, ...c.distractors].some((x) => needsContext(x, ctx.analysis))) return false;
+  const stem = c.prompt.replace(/“[^”]*”/g, '');
+  const m = /\b(?:his|her|him|hers|himself|herself|them|their)\b/i.exec(stem);
+  if (m && !/\s\p{Lu}/u.test(stem.slice(0, m.index))) return false;
+  return true;
+}
+
+const importanceCache = new WeakMap<object, number[]>();
+
+/** True when the sentence is among the passage's more important ones (at or above quantile q). */
+export function important(ctx: WriterContext, s: Sentence, q: number): boolean {
+  let sorted = importanceCache.get(ctx.analysis);
+  if (!sorted) {
+    sorted = ctx.analysis.sentences.map((x) => x.importance).sort((a, b) => a - b);
+    importanceCache.set(ctx.analysis, sorted);
+  }
+  if (sorted.length < 8) return true;
+  const cut = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
+  return s.importance >= cut;
 }

@@ -26,6 +26,8 @@ const GRADES_TRIED = ['3rd Grade (Year 4)', '7th Grade (Year 8)', '11th Grade (Y
 
 /** Short answers the generator abstained from, over a whole catalogue run. */
 let shortAnswersMissing = 0;
+let trueFalseAsked = 0;
+let trueFalseMissing = 0;
 
 /** Every rule a teacher relies on, as a list of broken ones (empty when the material is sound). */
 function problemsOf(
@@ -98,9 +100,15 @@ function problemsOf(
     const got = document.sections.flatMap((s) => s.questions).filter((q) => q.kind === kind).length;
     // Short answers abstain rather than pad (issue 13): no generic "what does the text say
     // about X" when the text gives no real question; the note tells the teacher.
-    if (kind === 'short_answer' ? got > wanted : got !== wanted)
-      problems.push(`${kind}: ${got} of ${wanted}`);
+    // True/false statements abstain too when a chapter has few sentences that stand alone
+    // (first-person dialogue: "I took it up and glanced at it" needs the sentence before).
+    const mayAbstain = kind === 'short_answer' || kind === 'true_false';
+    if (mayAbstain ? got > wanted : got !== wanted) problems.push(`${kind}: ${got} of ${wanted}`);
     if (kind === 'short_answer' && got < wanted) shortAnswersMissing += wanted - got;
+    if (kind === 'true_false') {
+      trueFalseAsked += wanted;
+      trueFalseMissing += wanted - got;
+    }
   }
   return problems;
 }
@@ -163,9 +171,15 @@ describe('local generator over a chapter of each of the 34 sample books', () => 
       // short answers asked for on the 34 chapters; the multiple choice takes the best sentences).
       if (type === 'Test' || type === 'Worksheet') {
         const asked = chapters.length * (type === 'Test' ? 3 : 4);
-        expect(shortAnswersMissing / asked).toBeLessThan(type === 'Test' ? 0.45 : 0.34);
+        // 2026-11-27 (gen-forms): Test 50% after stems that lean on another sentence ("Who
+        // took an opportunity of thanking her?", "the next day") are no longer asked.
+        expect(shortAnswersMissing / asked).toBeLessThan(type === 'Test' ? 0.55 : 0.4);
       }
+      // Measured 2026-11-27 (gen-forms): 3% of the quiz's, 7% of the test's statements.
+      if (trueFalseAsked) expect(trueFalseMissing / trueFalseAsked).toBeLessThan(0.12);
       shortAnswersMissing = 0;
+      trueFalseAsked = 0;
+      trueFalseMissing = 0;
       // 34 whole generations in a row: a busy machine needs more than the default 30 s.
     }, 180_000);
   }

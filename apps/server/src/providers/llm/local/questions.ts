@@ -15,6 +15,7 @@ import {
   capitalise,
   pickSentences,
   replaceSpan,
+  decapitalise,
   shuffle,
   standAloneStatement,
   type WriterContext,
@@ -22,8 +23,9 @@ import {
 import { chooseDistractors, targetsOf, type Target } from './targets.js';
 import { wordGrade } from './familiar.js';
 import { invertedQuestion, spanText } from './clauses.js';
-import { clozeBlankFault, clozeOptionFault, commonVerb } from './gates.js';
-import { antonymsOf, lexFileOf, lookup } from './wordnet.js';
+import { clozeBlankFault, clozeOptionFault, commonVerb, topicWords } from './gates.js';
+import { antonymsOf, lexFileOf, lookup, sensesOf } from './wordnet.js';
+import { numberValue } from '../../../lib/number-words.js';
 import { describeWord } from './analyse.js';
 import { isAbout, peopleOf } from './characters.js';
 import { detectGenre, tellsAStory } from './genre.js';
@@ -39,8 +41,12 @@ import {
   vocabularyInContext,
   whCandidates,
   whenCandidates,
+  important,
+  readsAlone,
   type FormCandidate,
 } from './forms.js';
+import { isVerse, needsContext, withoutOpener } from './context.js';
+import { readClause, type Clause } from './clauses.js';
 import { informationalDiscussion, standsAlone } from './discussion-info.js';
 import {
   fixArticles,
@@ -297,11 +303,21 @@ function pickForms(
 ): MultipleChoiceQuestion[] {
   if (count <= 0 || ctx.analysis.prepared.isPlay) return [];
   const need = Math.max(2, ctx.plan.choices - 1);
-  const pool = candidateSentences(ctx, count * 4);
+  const pool = candidateSentences(ctx, count * 8);
   const byForm: Array<() => FormCandidate[]> = [
     () => {
       const scope = ctx.analysis.sentences.filter((s) => !ctx.usedSentences.has(s.index));
-      return interleave(causeCandidates(ctx, scope), whenCandidates(ctx, scope));
+      const why = causeCandidates(ctx, scope, 0);
+      const when = whenCandidates(ctx, scope, 0).filter((c) => c.form === 'cause');
+      const called = whenCandidates(ctx, scope).filter((c) => c.form !== 'cause');
+      const all = [...why, ...when];
+      return interleave(
+        why.map((c) => withAlteredCauses(ctx, crossOptions(ctx, c, all, need), need)),
+        [
+          ...when.map((c) => withAlteredCauses(ctx, crossOptions(ctx, c, all, need), need)),
+          ...called,
+        ],
+      );
     },
     () => pool.flatMap((s) => whCandidates(ctx, s)),
     () => [],
@@ -319,7 +335,7 @@ function pickForms(
   const taken = lists.map(() => 0);
   const out: MultipleChoiceQuestion[] = [];
   // A supported-statement item uses four sentences of the text: one on a short passage.
-  let supportedLeft = ctx.analysis.sentences.length < 60 ? 1 : Math.max(1, Math.round(count / 5));
+  let supportedLeft = ctx.analysis.sentences.length < 20 ? 1 : Math.max(2, Math.round(count / 5));
   for (let round = 0; round < count * 2 && out.length < count + (ctx.spares ?? 2); round++) {
     let any = false;
     for (let f = 0; f < lists.length && out.length < count + (ctx.spares ?? 2); f++) {
@@ -341,6 +357,7 @@ function pickForms(
         const c = list.shift()!;
         if (c.sentences.some((i) => ctx.usedSentences.has(i))) continue;
         if (ctx.usedAnswers.has(normaliseForMatch(c.answer))) continue;
+        if (!readsAlone(ctx, c)) continue;
         const distractors = c.distractors.slice(0, need);
         if (distractors.length < 2) continue;
         const choices = shuffle([c.answer, ...distractors], ctx.random);
@@ -365,6 +382,83 @@ function pickForms(
     if (!any) break;
   }
   return out;
+}
+
+/**
+ * Wrong options of the same kind from the text's other cause-and-effect links: for "Why …?" the
+ * reason or condition the text gives for a different result ("Because the ice becomes thick
+ * enough"), for "What happens when …?" the result of a different cause, each one the text ties
+ * to something else. Links that share content words with this one are left out (a chain of
+ * causes would make a second option right).
+ */
+function crossOptions(
+  ctx: WriterContext,
+  c: FormCandidate,
+  all: FormCandidate[],
+  need: number,
+): FormCandidate {
+  if (c.distractors.length >= need) return c;
+  const because = c.answer.startsWith('Because ');
+  const seen = new Set([c.answer, ...c.distractors].map((x) => normaliseForMatch(x)));
+  const topics = new Set([...topicWords(ctx.analysis)].map((w) => w.slice(0, 5)));
+  const words = (x: string) =>
+    new Set(
+      (x.toLowerCase().match(/[a-z]{4,}/g) ?? [])
+        .map((w) => w.slice(0, 5))
+        .filter(
+          (w) =>
+            !topics.has(w) &&
+            !/^(?:becau|what|happe|when|their|there|these|those|with|from|into|about|every|could|would|which)$/.test(
+              w,
+            ),
+        ),
+    );
+  const mine = words(`${c.prompt} ${c.answer}`);
+  const extra: string[] = [];
+  for (const o of all) {
+    if (o === c || o.sentences.some((i) => c.sentences.includes(i))) continue;
+    const text = because ? (o.cause ? `Because ${o.cause}.` : null) : (o.effect ?? null);
+    if (!text || needsContext(text, ctx.analysis)) continue;
+    if (/^(?:Because )?(?:he|she|it|they|his|her|its|their|this|these|those)\b/i.test(text))
+      continue;
+    if ([...words(`${o.prompt} ${o.answer}`)].some((w) => mine.has(w))) continue;
+    const k = normaliseForMatch(text);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    extra.push(text);
+  }
+  return { ...c, distractors: [...c.distractors, ...extra].slice(0, need) };
+}
+
+/**
+ * More wrong reasons for a "Why …?" item when the text gives few other causes: the key's own
+ * reason with one fact changed (an opposite, another person, place or number), which the text
+ * shows to be wrong ("Because books were so quick to make"); never a bare negation.
+ */
+function withAlteredCauses(ctx: WriterContext, c: FormCandidate, need: number): FormCandidate {
+  if (c.form !== 'cause' || c.distractors.length >= need) return c;
+  // "What happens when …?": the result with one fact changed ("The thick soil is washed away").
+  const because = c.answer.startsWith('Because ');
+  if (!because && /^(?:he|she|it|they|this|these|those|his|her|its|their)\b/i.test(c.answer))
+    return c;
+  const cause = (because ? c.answer.slice('Because '.length) : c.answer).replace(/\.$/, '');
+  const key = normaliseForMatch(cause);
+  const s = c.sentences
+    .map((i) => ctx.analysis.sentences[i]!)
+    .find((x) => normaliseForMatch(x.text).includes(key));
+  if (!s) return c;
+  const seen = new Set([c.answer, ...c.distractors].map((x) => normaliseForMatch(x)));
+  const extra: string[] = [];
+  for (const a of alterations(s, cause, ctx)) {
+    if (a.how === 'negation' || ctx.reference.contains(a.statement)) continue;
+    const option = because
+      ? `Because ${a.statement.replace(/[.!]$/, '')}.`
+      : `${capitalise(a.statement.replace(/[.!]$/, ''))}.`;
+    if (seen.has(normaliseForMatch(option))) continue;
+    seen.add(normaliseForMatch(option));
+    extra.push(option);
+  }
+  return { ...c, distractors: [...c.distractors, ...extra].slice(0, need) };
 }
 
 /** How many cloze items a material may hold: about 40% of its questions (all when the teacher asked only for them). */
@@ -396,8 +490,9 @@ export function writeSupported(ctx: WriterContext, count: number): MultipleChoic
   const trues: Array<{ s: Sentence; statement: string }> = [];
   for (const s of pool) {
     if (falses.length >= count * need && trues.length >= count) break;
-    const statement = standAloneStatement(s);
-    if (!statement || narratorCount(statement) > 1) continue;
+    const alone = statementOf(ctx, s);
+    if (!alone || narratorCount(alone) > 1) continue;
+    const statement = paraphrase(ctx, s, alone);
     const swap = alterations(s, statement, ctx).find(
       (a) => a.how !== 'negation' && !ctx.reference.contains(a.statement),
     );
@@ -452,6 +547,161 @@ function matchCase(model: string, word: string): string {
   return /^\p{Lu}/u.test(model) ? capitalise(word) : word;
 }
 
+/** A word of one of the passage's names ("Frederick", "Gull"), not a verse line's capital. */
+function nameWord(ctx: WriterContext, word: string): boolean {
+  for (const n of ctx.analysis.names.keys()) if (n.split(/\s+/).includes(word)) return true;
+  return false;
+}
+
+/**
+ * The sentence as a statement a student can judge without the passage before it: first-person
+ * narration as "the narrator", a linking opener or "also" taken away, "him"/"her" given the
+ * one person they can be; null when it still leans on another sentence ("The question sounds
+ * reasonable", "at the time", "the company" of two) or is verse that is not one clause.
+ */
+export function statementOf(ctx: WriterContext, s: Sentence): string | null {
+  // A capital after a comma is a verse line's start unless the passage uses the word as a name
+  // more than once ("Frederick"), not just there ("…winding down, Horse and foot").
+  const name = (w: string) => nameWord(ctx, w) && (ctx.analysis.names.get(w)?.count ?? 2) >= 2;
+  if (s.words < 4 || isVerse(s, name)) return null;
+  // "Cried Mira.", "Grandpa asked.": the tag of a line of dialogue, not a statement.
+  if (s.tokens[0]?.pos === 'VERB' || /^(?:said|asked|cried|replied)\b/i.test(s.text)) return null;
+  let statement = standAloneStatement(s);
+  if (!statement) return null;
+  statement = withoutOpener(statement);
+  if (pronounBoundToSubject(ctx, s)) return null;
+  // "that role", "Some spend too much …": a determiner or quantifier standing for something said before.
+  const t = s.tokens;
+  for (let i = 0; i < t.length; i++) {
+    if (!/^that$/i.test(t[i]!.value) || t[i]!.pos !== 'DET') continue;
+    let k = i + 1;
+    while (t[k]?.pos === 'ADJ') k++;
+    if (t[k]?.pos !== 'NOUN') continue;
+    while (t[k]?.pos === 'NOUN') k++;
+    // "knew that railway cases were …": a clause follows, so "that" joins it.
+    if (!['VERB', 'AUX'].includes(t[k]?.pos ?? '')) return null;
+  }
+  if (
+    /^(?:some|many|most|others|both|all|each|few|several|one|any|none|neither|either)$/i.test(
+      t[0]?.value ?? '',
+    ) &&
+    ['VERB', 'AUX'].includes(t[1]?.pos ?? '')
+  )
+    return null;
+  // "She was poor, …" → "Mira was poor, …" when one person of that gender is named just before.
+  const lead = /^(He|She) /.exec(statement);
+  if (lead) {
+    // "He handed her the box": someone else again, with no name.
+    const other = t.some(
+      (x, i) =>
+        /^(?:him|them|it)$/i.test(x.value) ||
+        (/^her$/i.test(x.value) && !['NOUN', 'ADJ', 'NUM'].includes(t[i + 1]?.pos ?? '')),
+    );
+    if (other || (lead[1] === 'He' && /\b(?:she|her)\b/i.test(statement))) return null;
+    if (lead[1] === 'She' && /\b(?:he|him|his)\b/i.test(statement)) return null;
+    const c = { sentence: s, pronoun: lead[1]!.toLowerCase() } as Clause;
+    if (!resolvePronoun(ctx, c, null) || !c.subjectText) return null;
+    statement = `${c.subjectText}${statement.slice(lead[1]!.length)}`;
+    if (needsContext(statement, ctx.analysis)) return null;
+    return statement;
+  }
+  // "Without it, plants die": the opening phrase points back.
+  if (/^[^,]*\b(?:it|its|them|they|their)\b[^,]*,/i.test(statement)) return null;
+  if (statementNeedsReferent(s)) {
+    const named = objectPronounsNamed(ctx, s, statement);
+    if (!named) return null;
+    statement = named;
+  }
+  if (needsContext(statement, ctx.analysis)) return null;
+  return statement;
+}
+
+const PERSON_NOUN =
+  /^(?:man|woman|boy|girl|king|queen|father|mother|grandfather|grandmother|grandpa|grandma|brother|sister|son|daughter|captain|keeper|doctor|teacher|farmer|scientist|narrator)$/i;
+
+/**
+ * "The doctor wrapped it tightly and told him to stay in bed": "him" cannot be the doctor (an
+ * object pronoun is never its own clause's subject), and "it" has no thing before it to be.
+ * True when an object pronoun's only possible antecedent in the sentence is ruled out.
+ */
+function pronounBoundToSubject(ctx: WriterContext, s: Sentence): boolean {
+  const t = s.tokens;
+  const people: number[] = [];
+  let thing = false;
+  for (let i = 0; i < t.length; i++) {
+    const x = t[i]!;
+    const low = x.value.toLowerCase();
+    if (x.pos === 'PROPN' || PERSON_NOUN.test(x.value) || low === 'i') people.push(i);
+    else if (x.pos === 'NOUN') thing = true;
+    const possessive = t[i + 1] && ['NOUN', 'ADJ', 'NUM'].includes(t[i + 1]!.pos);
+    if (/^(?:him|them)$/.test(low) || (low === 'her' && !possessive)) {
+      if (people.length === 1 && people[0]! <= 2) return true;
+    }
+    if ((low === 'it' || low === 'its') && i > 0 && !thing) {
+      // "made it possible to …", "It is …" at the start are handled elsewhere.
+      if (!/^(?:is|was)$/i.test(t[i + 1]?.value ?? '')) return true;
+    }
+  }
+  return false;
+}
+/**
+ * "No one had ever bargained with him before." → "… with the North Wind before." when the
+ * sentence names no one, its only pointing words are he/him/his (or she/her), and one person
+ * of that gender is named in it or the two sentences before.
+ */
+function objectPronounsNamed(ctx: WriterContext, s: Sentence, statement: string): string | null {
+  if (subjectNeedsReferent(s)) return null;
+  const words = s.tokens.map((x) => x.value.toLowerCase());
+  if (words.some((w) => /^(?:them|themselves|this|these|those|it|its|they|their)$/.test(w)))
+    return null;
+  const male = words.some((w) => /^(?:he|him|his|himself)$/.test(w));
+  const female = words.some((w) => /^(?:she|her|hers|herself)$/.test(w));
+  if (male === female) return null;
+  const c = { sentence: s, pronoun: male ? 'he' : 'she' } as Clause;
+  if (!resolvePronoun(ctx, c, null) || !c.subjectText) return null;
+  const name = c.subjectText;
+  if (statement.includes(name)) return null;
+  const replaced = statement.replace(
+    /\b(his|her|him|hers)\b(\s+)?(\S+)?/gi,
+    (all, p: string, space: string | undefined, next: string | undefined) => {
+      const low = p.toLowerCase();
+      if (low === 'his' || low === 'hers' || (low === 'her' && next && /^[a-z]/.test(next)))
+        return `${name}'s${space ?? ''}${next ?? ''}`;
+      return `${name}${space ?? ''}${next ?? ''}`;
+    },
+  );
+  if (/\b(?:he|she|himself|herself)\b/i.test(replaced)) return null;
+  return replaced;
+}
+
+/**
+ * The same fact in other words, so a true statement checks understanding rather than
+ * recognition of a copied line: an opening time or place phrase moved to the end ("In 1455,
+ * Gutenberg printed the Bible." → "Gutenberg printed the Bible in 1455."), a reason put after
+ * its result ("Because books were slow to make, they were rare" keeps its order when the result
+ * opens with a pronoun). Unchanged when no safe change applies.
+ */
+export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): string {
+  if (statement !== standAloneStatement(s)) return statement;
+  const t = s.tokens;
+  const because = /^Because ([^,;]{8,120}), ([^,;]{8,160})\.$/.exec(statement);
+  if (because) {
+    const result = because[2]!;
+    if (/^(?:he|she|it|they|this|that|these|those|there)\b/i.test(result)) return statement;
+    const first = t.findIndex((x) => x.value === ',');
+    const keepCapital = nameWord(ctx, t[first + 1]?.value ?? '') || /^I\b/.test(result);
+    const head = keepCapital ? result : result.charAt(0).toLowerCase() + result.slice(1);
+    return `${capitalise(head)} because ${decapitalise(because[1]!, nameWord(ctx, t[1]?.value ?? ''))}.`;
+  }
+  const c = readClause(s, 0, t.length, { opensWithName: nameWord(ctx, t[0]?.value ?? '') });
+  if (!c?.lead || c.lead[0] !== 0 || t[0]!.pos !== 'ADP') return statement;
+  const comma = statement.indexOf(',');
+  const rest = statement.slice(comma + 1).trim();
+  if (/[,;:—]/.test(rest) || !/[.!]$/.test(rest)) return statement;
+  const lead = statement.slice(0, comma);
+  return `${capitalise(rest.replace(/[.!]$/, ''))} ${lead.charAt(0).toLowerCase()}${lead.slice(1)}.`;
+}
+
 /** Ways to make a statement false while keeping it plausible: an opposite, another person or place, another number, a negation. */
 function alterations(s: Sentence, statement: string, ctx: WriterContext): Alteration[] {
   const out: Alteration[] = [];
@@ -473,6 +723,14 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     // "The system worked, but it was expensive" → "but it was cheap" breaks the contrast.
     if (
       s.tokens.slice(0, i).some((x) => /^(?:but|yet|although|though|while|whereas)$/i.test(x.value))
+    )
+      return;
+    // "known as the cold chain" → "the hot chain": a name is not a fact that can be false, and
+    // the words around it give the change away.
+    if (
+      /\b(?:called|named|known as|nicknamed)\s+(?:an?\s+|the\s+)?$/i.test(
+        s.text.slice(0, token.start),
+      )
     )
       return;
     // "was not new" → "was not old" is not a contradiction; "new ideas" → "old ideas" is rarely one.
@@ -509,6 +767,24 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     )
       continue;
     if (target.kind === 'number' && !numberSwapFalse(statement, target.answer, swap)) continue;
+    // "50 degrees" → "250 degrees": a figure several times the true one is absurd, not false.
+    if (target.kind === 'number') {
+      const a = numberValue(target.answer);
+      const b = numberValue(swap);
+      const year = (x: number) => x >= 1000 && x <= 2100 && /^\d{4}$/.test(String(x));
+      if (Number.isFinite(a) && Number.isFinite(b) && a > 0 && b > 0) {
+        if (year(a) !== year(b)) continue;
+        if (!year(a) && Math.max(a, b) / Math.min(a, b) > 3) continue;
+      }
+    }
+    // "England" → "Netley": false only when both are places WordNet knows (a town the passage
+    // names may lie inside the country), and neither inside the other.
+    if (
+      target.kind === 'place' &&
+      (!sensesOf(target.answer.replace(/\s+/g, '_'), 'noun').length ||
+        !sensesOf(swap.replace(/\s+/g, '_'), 'noun').length)
+    )
+      continue;
     // "near New York, Nebraska", "the president of the Sierra Nevada".
     if (target.kind === 'place' && !placeSwapFits(ctx.analysis, statement, target.answer, swap))
       continue;
@@ -591,17 +867,19 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
         ...pickSentences(
           ctx,
           // First-person texts leave few sentences that stand alone: look further.
-          count * 6,
+          count * 12,
           { noQuotes: true },
           (s) => !PRONOUN_SUBJECT.test(s.text) && !statementNeedsReferent(s),
         ),
         ...pickSentences(
           ctx,
-          count * 6,
+          count * 12,
           { noQuotes: true },
           (s) =>
             !PRONOUN_SUBJECT.test(s.text) && !subjectNeedsReferent(s) && statementNeedsReferent(s),
         ),
+        // Stories: "She was poor" told with the person's name when it is clear who is meant.
+        ...pickSentences(ctx, count * 4, { noQuotes: true }, (s) => /^(?:he|she) /i.test(s.text)),
       ];
   let wantFalse = ctx.random() < 0.5;
   for (const s of sentences) {
@@ -637,10 +915,17 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
       wantFalse = !wantFalse;
       continue;
     }
-    const statement = standAloneStatement(s);
-    if (!statement || narratorCount(statement) > 1) continue;
+    const alone = statementOf(ctx, s);
+    if (!alone || narratorCount(alone) > 1) continue;
+    const statement = paraphrase(ctx, s, alone);
+    // A bare "not" in a sentence of little weight ("Nora did not look out of the window") asks
+    // nothing worth asking: negations only of the passage's more important sentences.
     const options = wantFalse
-      ? alterations(s, statement, ctx).filter((a) => !ctx.reference.contains(a.statement))
+      ? alterations(s, statement, ctx).filter(
+          (a) =>
+            !ctx.reference.contains(a.statement) &&
+            (a.how !== 'negation' || important(ctx, s, 0.5)),
+        )
       : [];
     // Prefer a changed fact to a plain negation: it makes students read closely.
     const pick = options.find((a) => a.how !== 'negation') ?? options[0];
@@ -798,6 +1083,21 @@ function whatQuestion(ctx: WriterContext, s: Sentence): { prompt: string; answer
   const prompt = invertedQuestion(c, 'What', [objectStart, o]);
   if (!prompt) return null;
   const object = spanText(s, objectStart, o);
+  // "What do scientists describe in layers? The forest.": the passage's topic or main name as
+  // the answer checks nothing.
+  const topics = topicWords(ctx.analysis);
+  const names = [...ctx.analysis.names.values()];
+  const most = Math.max(0, ...names.map((n) => n.count));
+  if (
+    t
+      .slice(objectStart, o)
+      .some(
+        (x) =>
+          topics.has(x.lemma.toLowerCase()) ||
+          (x.pos === 'PROPN' && (ctx.analysis.names.get(x.value)?.count ?? 0) >= Math.max(3, most)),
+      )
+  )
+    return null;
   return { prompt, answer: `${capitalise(object)}.` };
 }
 
@@ -844,6 +1144,7 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
       while (list.length) {
         const c = list.shift()!;
         if (c.sentences.some((i) => ctx.usedSentences.has(i))) continue;
+        if (!readsAlone(ctx, c)) continue;
         // A character may be the answer of several questions about different lines.
         if (!c.prompt.startsWith('Who') && ctx.usedAnswers.has(normaliseForMatch(c.answer)))
           continue;

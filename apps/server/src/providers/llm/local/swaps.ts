@@ -1,5 +1,6 @@
 import type { Analysis, Sentence, Token } from './analyse.js';
 import { frequencyOf, lookup } from './wordnet.js';
+import { numberValue } from '../../../lib/number-words.js';
 
 /**
  * Checks on statements made false by swapping one word (true/false items and the wrong options
@@ -121,31 +122,40 @@ export function genderOf(analysis: Analysis, name: string): 'm' | 'f' | null {
   if (MALE_TITLE.test(name)) result = 'm';
   else if (FEMALE_TITLE.test(name)) result = 'f';
   else {
-    let m = 0;
-    let f = 0;
-    const first = name.split(/\s+/)[0]!;
-    for (const s of analysis.sentences) {
-      const spans = (analysis.nameSpans.get(s.index) ?? []).filter(
-        (sp) => analysis.names.get(sp.name)?.kind === 'person',
-      );
-      const mine = spans.filter((sp) => sp.name === name || sp.name.split(/\s+/)[0] === first);
-      if (mine.length === 0 || spans.length !== mine.length) continue;
-      const after = s.text.slice(mine[0]!.end);
-      const next = analysis.sentences[s.index + 1];
-      const nextOpen =
-        next && !(analysis.nameSpans.get(next.index) ?? []).length
-          ? next.text.split(/\s+/).slice(0, 3).join(' ')
-          : '';
-      for (const text of [after, nextOpen]) {
-        if (/\b(?:he|him|his|himself)\b/i.test(text)) m += 1;
-        if (/\b(?:she|her|hers|herself)\b/i.test(text)) f += 1;
-      }
-    }
+    const { m, f } = genderEvidence(analysis, name);
     if (m > 0 && f === 0) result = 'm';
     else if (f > 0 && m === 0) result = 'f';
   }
   cache.set(name, result);
   return result;
+}
+
+/**
+ * How often male and female pronouns follow the name where that person is the only one named
+ * (both counted: a name with mixed evidence is unsettled, one with none is unknown).
+ */
+export function genderEvidence(analysis: Analysis, name: string): { m: number; f: number } {
+  let m = 0;
+  let f = 0;
+  const first = name.split(/\s+/)[0]!;
+  for (const s of analysis.sentences) {
+    const spans = (analysis.nameSpans.get(s.index) ?? []).filter(
+      (sp) => analysis.names.get(sp.name)?.kind === 'person',
+    );
+    const mine = spans.filter((sp) => sp.name === name || sp.name.split(/\s+/)[0] === first);
+    if (mine.length === 0 || spans.length !== mine.length) continue;
+    const after = s.text.slice(mine[0]!.end);
+    const next = analysis.sentences[s.index + 1];
+    const nextOpen =
+      next && !(analysis.nameSpans.get(next.index) ?? []).length
+        ? next.text.split(/\s+/).slice(0, 3).join(' ')
+        : '';
+    for (const text of [after, nextOpen]) {
+      if (/\b(?:he|him|his|himself)\b/i.test(text)) m += 1;
+      if (/\b(?:she|her|hers|herself)\b/i.test(text)) f += 1;
+    }
+  }
+  return { m, f };
 }
 
 /**
@@ -321,45 +331,8 @@ export function needsItsNegation(text: string): boolean {
  * approximate number must move far enough: otherwise the changed statement is still true.
  */
 export function numberSwapFalse(statement: string, answer: string, swap: string): boolean {
-  const value = (x: string) => {
-    const n = Number(x.replace(/,/g, ''));
-    if (!Number.isNaN(n)) return n;
-    const words: Record<string, number> = {
-      two: 2,
-      three: 3,
-      four: 4,
-      five: 5,
-      six: 6,
-      seven: 7,
-      eight: 8,
-      nine: 9,
-      ten: 10,
-      eleven: 11,
-      twelve: 12,
-      thirteen: 13,
-      fourteen: 14,
-      fifteen: 15,
-      sixteen: 16,
-      seventeen: 17,
-      eighteen: 18,
-      nineteen: 19,
-      twenty: 20,
-      thirty: 30,
-      forty: 40,
-      fifty: 50,
-      sixty: 60,
-      seventy: 70,
-      eighty: 80,
-      ninety: 90,
-      hundred: 100,
-      thousand: 1000,
-      million: 1e6,
-      billion: 1e9,
-    };
-    return words[x.toLowerCase()] ?? NaN;
-  };
-  const a = value(answer);
-  const b = value(swap);
+  const a = numberValue(answer);
+  const b = numberValue(swap);
   if (Number.isNaN(a) || Number.isNaN(b)) return true;
   const at = statement.search(new RegExp(`\\b${answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
   const before = statement.slice(Math.max(0, at - 20), at).toLowerCase();

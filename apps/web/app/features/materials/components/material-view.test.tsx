@@ -85,4 +85,15 @@ describe('MaterialView', () => {
     render(<MaterialView document={edited} copy="student" />);
     expect(screen.queryByText(EVIDENCE_NOT_FOUND_MESSAGE)).toBeNull();
   });
+
+  it('tells the teacher, not the student, when the text supported fewer questions than asked', () => {
+    const note = 'The text supported 7 of the 10 multiple choice questions asked for.';
+    const noted = { ...document, generator: { ...document.generator, notes: [note] } };
+    const teacher = render(<MaterialView document={noted} />);
+    const notes = screen.getByRole('complementary', { name: 'Notes from the generator' });
+    expect(notes.textContent).toBe(note);
+    teacher.unmount();
+    render(<MaterialView document={noted} copy="student" />);
+    expect(screen.queryByText(note)).toBeNull();
+  });
 });

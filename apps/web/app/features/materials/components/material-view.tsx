@@ -159,6 +159,15 @@ export function MaterialView({
           .filter(Boolean)
           .join(' · ')}
       </p>
+      {!student && document.generator.notes.length ? (
+        <aside className="mv-notes" aria-label="Notes from the generator">
+          <ul>
+            {document.generator.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        </aside>
+      ) : null}
       {student ? (
         <p className="mv-name">Name: ______________________ &nbsp; Date: ____________</p>
       ) : null}
