@@ -43,6 +43,8 @@ export async function registerMaterials(
     onChapterMaterialsChange: (bookUrl) => app.changes.publish(`book:${bookUrl}`),
   });
   app.decorate('materials', service);
+  // Kept chapter cards go when their book's materials change, here or on another instance.
+  app.changes.subscribe((topic) => service.forgetChapterMaterials(topic));
   app.jobs.define<{ materialId: string }>(GENERATION_QUEUE, async (data) => {
     await service.runGeneration(data.materialId);
   });

@@ -65,6 +65,15 @@ export interface MaterialsServiceDeps {
   onChapterMaterialsChange?: (bookUrl: string) => void;
 }
 
+/** A chapter page's ready-made material cards. */
+export interface ChapterCards {
+  data: ChapterMaterialCard[];
+  count: number;
+}
+
+/** Chapters whose cards `chapterMaterials` keeps (a few hundred bytes each). */
+const CHAPTER_CARDS_KEPT = 5000;
+
 /** The material types the generator offers (the spec's default list). */
 export function availableMaterialTypes(): string[] {
   return [...DEFAULT_MATERIAL_TYPES];
@@ -75,6 +84,9 @@ export function availableMaterialTypes(): string[] {
  * (never from a subscriber), runs as a background job, and gives the credit back if it fails.
  */
 export class MaterialsService {
+  /** `chapterMaterials` answers by "book\nchapter", least recently used first. */
+  private readonly chapterCards = new Map<string, Promise<ChapterCards>>();
+
   constructor(private readonly deps: MaterialsServiceDeps) {}
 
   private get db() {
@@ -182,13 +194,49 @@ export class MaterialsService {
     };
   }
 
-  /** Materials the platform made for a featured chapter, for its chapter page. */
-  async chapterMaterials(
-    bookUrl: string,
-    chapterUrl: string,
-  ): Promise<{ data: ChapterMaterialCard[]; count: number }> {
-    const rows = await repo.listPlatformMaterialCards(this.db, bookUrl, chapterUrl);
-    return { data: rows.map(presentChapterMaterialCard), count: rows.length };
+  /**
+   * Materials the platform made for a featured chapter, for its chapter page. Kept in memory
+   * per chapter (none is an answer too) until a change of the book's materials reaches
+   * `forgetChapterMaterials`: every cold render of a chapter page asks, and reading the cards
+   * means reading their documents (issue 18).
+   */
+  chapterMaterials(bookUrl: string, chapterUrl: string): Promise<ChapterCards> {
+    const key = `${bookUrl}\n${chapterUrl}`;
+    const kept = this.chapterCards.get(key);
+    if (kept) {
+      // Most recently used last: the first entry is the one to drop.
+      this.chapterCards.delete(key);
+      this.chapterCards.set(key, kept);
+      return kept;
+    }
+    const made = repo
+      .listPlatformMaterialCards(this.db, bookUrl, chapterUrl)
+      .then((rows) => ({ data: rows.map(presentChapterMaterialCard), count: rows.length }));
+    // Shared while it runs; a change meanwhile removes it, so a stale answer is not kept.
+    this.chapterCards.set(key, made);
+    made.catch(() => {
+      if (this.chapterCards.get(key) === made) this.chapterCards.delete(key);
+    });
+    if (this.chapterCards.size > CHAPTER_CARDS_KEPT) {
+      this.chapterCards.delete(this.chapterCards.keys().next().value!);
+    }
+    return made;
+  }
+
+  /**
+   * Drops the kept cards a change topic concerns: `book:<url>` that book's chapters, `*` all
+   * (the materials module subscribes this to `app.changes`, so it runs on every instance).
+   */
+  forgetChapterMaterials(topic: string): void {
+    if (topic === '*') {
+      this.chapterCards.clear();
+      return;
+    }
+    if (!topic.startsWith('book:')) return;
+    const prefix = `${topic.slice('book:'.length)}\n`;
+    for (const key of [...this.chapterCards.keys()]) {
+      if (key.startsWith(prefix)) this.chapterCards.delete(key);
+    }
   }
 
   /**

@@ -395,6 +395,44 @@ describe('materials API', () => {
     expect((await get(`exportmaterial?id=${made._id}&format=txt`)).statusCode).toBe(200);
   });
 
+  it("keeps a chapter's cards until its book's materials change, on this or another instance", async () => {
+    const list = async () =>
+      (await get('getavailablechaptermaterials?bookUrl=dracula&chapterUrl=chapter-2')).json();
+    const make = (type: string) =>
+      t.app.materials.createPlatformMaterial({
+        bookUrl: 'dracula',
+        chapterUrl: 'chapter-2',
+        name: `Dracula: Chapter 2 ${type}`,
+        subject: 'British Literature',
+        grade: '9th Grade (Year 10)',
+        type,
+        referenceText: TEXT,
+      });
+    expect((await list()).count).toBe(0);
+    // Made here: the change drops the kept (empty) answer at once.
+    const quiz = await make('Quiz');
+    expect((await list()).data.map((m: { _id: string }) => m._id)).toEqual([quiz._id]);
+    // Written by another instance: unseen until its change arrives (as `pg_notify` delivers it).
+    const [other] = await t.app.db
+      .insert(generatedMaterials)
+      .values({
+        ...(await t.app.db
+          .select()
+          .from(generatedMaterials)
+          .where(eq(generatedMaterials.id, quiz._id))
+          .then(([row]) => ({ ...row!, id: undefined, type: 'Test' }))),
+      })
+      .returning();
+    expect((await list()).count).toBe(1);
+    t.app.changes.publishLocal('book:frankenstein');
+    expect((await list()).count).toBe(1);
+    t.app.changes.publishLocal('book:dracula');
+    expect((await list()).count).toBe(2);
+    await t.app.db.delete(generatedMaterials).where(eq(generatedMaterials.id, other!.id));
+    t.app.changes.publishLocal('*');
+    expect((await list()).count).toBe(1);
+  });
+
   it('remembers the book and chapter a material came from', async () => {
     const { auth } = await createUser(t.app);
     const { id } = await generate(auth, { bookUrl: 'frankenstein', chapterUrl: 'chapter-6' });

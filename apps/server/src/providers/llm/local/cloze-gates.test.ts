@@ -18,6 +18,7 @@ const HARBOUR = [
   'The old ropes were mended by sailmakers and riggers in the long shed.',
   'The crew were very relieved when the storm passed.',
   'The apprentice hammered the planks and caulked the seams.',
+  'A carpenter named Aurelio built the new pier of oak.',
 ].join(' ');
 
 function sentenceWith(a: Analysis, start: string): Sentence {
@@ -75,6 +76,13 @@ describe('cloze blanks worth asking (issue 22, trivial)', () => {
     expect(clozeBlankFault(a, s, target(s, 'relieved', 'verb'), 7)).toBe('describing word');
   });
 
+  it('does not blank a person named only once in passing, nor the main person', () => {
+    const s = sentenceWith(a, 'A carpenter named');
+    expect(clozeBlankFault(a, s, target(s, 'Aurelio', 'person'), 7)).toBe('name mentioned once');
+    const t = sentenceWith(a, 'Tomas repaired');
+    expect(clozeBlankFault(a, t, target(t, 'Tomas', 'person'), 7)).toBe('main person');
+  });
+
   it('blanks a key word of the text, and a place only when the text comes back to it', () => {
     const s = sentenceWith(a, 'The apprentice later');
     expect(clozeBlankFault(a, s, target(s, 'shipwright', 'noun'), 7)).toBeNull();
@@ -99,6 +107,11 @@ describe('cloze options that are fair wrong answers (issue 22, ambiguous and tri
     const caulked = target(s, 'caulked', 'verb');
     expect(clozeOptionFault(a, caulked, 'hurries')).toBe('other form');
     expect(clozeOptionFault(a, caulked, 'mended')).toBeNull();
+  });
+
+  it('offers no -ing word among nouns ("the _____ of the schooner" with "rigging" for "seams")', () => {
+    const s = sentenceWith(a, 'The apprentice hammered');
+    expect(clozeOptionFault(a, target(s, 'seams', 'noun'), 'rigging')).toBe('other form');
   });
 
   it('offers no generic kind of person for a person noun ("woman" for "weaver")', () => {

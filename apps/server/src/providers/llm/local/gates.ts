@@ -525,9 +525,12 @@ export function clozeBlankFault(
     // (Zipf above about 4.2: "kitchen", "street", "mountain").
     // A young reader's text that still falls short takes its repeated everyday nouns last.
     const floor = level <= 3 ? [4, 3.5, 0][tier]! : relaxed ? 4 : 5;
+    // (a chapter, not a short passage, which rather gives fewer items).
     if (
       tier >= 2 &&
-      (target.kind !== 'noun' || (analysis.words.get(`NOUN:${lemma}`)?.count ?? 0) < 2)
+      (analysis.wordCount < 1500 ||
+        target.kind !== 'noun' ||
+        (analysis.words.get(`NOUN:${lemma}`)?.count ?? 0) < 2)
     )
       return 'last resort: repeated nouns only';
     if (wordGrade(answer, lemma) < floor) return 'everyday word';
@@ -588,9 +591,13 @@ export function clozeBlankFault(
   if (target.kind !== 'person' && demonym(answer)) return 'nationality';
   // Neither a person nor a place ("Doctor of Medicine", a ship, a book): no options of the same kind.
   if (target.kind === 'name') return 'not a person or place';
-  if (target.kind === 'person') return obviousName(analysis, answer) ? 'main person' : null;
+  if (target.kind === 'person' && obviousName(analysis, answer)) return 'main person';
+  // Mentioned once, under any of its names ("Richard Anning", "Richard"): named in passing.
   const info = analysis.names.get(answer);
-  if (!info || info.count < 2) return 'name mentioned once';
+  const aliases = [...(analysis.aliases.get(answer) ?? [])];
+  const mentions =
+    (info?.count ?? 0) + aliases.reduce((n, a) => n + (analysis.names.get(a)?.count ?? 0), 0);
+  if (!info || mentions < 2) return 'name mentioned once';
   return null;
 }
 
@@ -630,6 +637,9 @@ export function clozeOptionFault(
   const pos: WordNetPos = target.kind === 'noun' ? 'noun' : target.kind === 'verb' ? 'verb' : 'adj';
   const lemma = lemmaOfForm(analysis, option, posTag);
   const keyLemma = lemmaOfForm(analysis, target.answer, posTag);
+  // "the trampling _____" with "gleaming" for "surf": an -ing word among nouns or verbs that are not.
+  if (target.kind !== 'adjective' && /ing$/i.test(option) !== /ing$/i.test(target.answer))
+    return 'other form';
   const own = frequencyOf(lemma, pos);
   if (target.kind === 'adjective') {
     // "broadband", "swimming", "refrigerant": a noun or a verb's -ing form among describing words.

@@ -267,8 +267,9 @@ function keyAdjective(ctx: WriterContext, answer: string): boolean {
  */
 function worthABlank(ctx: WriterContext, s: Sentence, t: Target, tier = 0): boolean {
   return (
-    // "The North Wind was _____." says too little to choose by.
+    // "The North Wind was _____." says too little to choose by; a stanza of sixty words too much.
     s.words >= 7 &&
+    s.words <= 45 &&
     pairedQuotes(s.text) &&
     !insideCompound(s.text, t.answer) &&
     !listItem(s, t.start, t.end) &&
