@@ -58,14 +58,18 @@ function supportingSentence(ctx: WriterContext, s: Sentence): Sentence | null {
 }
 
 const IMPORTANCE =
-  /\b(?:important|matters?|valuable|essential|vital|necessary|crucial|depends? on|helps? to|allows?)\b/i;
+  /\b(?:is|are|was|were|remains?|became|become)\s+(?:\w+\s+)?(?:important|valuable|essential|vital|crucial)\b/i;
+// A view the text reports, to answer it.
+const REPORTED =
+  /\b(?:the argument goes|some (?:people )?(?:say|argue|believe|claim)|critics|many (?:people )?(?:believe|think|say)|they (?:ask|say|argue)|it is often said)\b/i;
 // "Before we decide that it is no longer necessary …": a claim the sentence denies or doubts.
 const DENIED =
   /\b(?:no longer|not|never|n't|hardly|whether|if)\s+(?:\w+\s+){0,2}(?:important|matters?|valuable|essential|vital|necessary|crucial)\b/i;
-// A contrast between two ideas: a clause-level "but"/"yet" (after a comma or opening the
-// sentence), or a word that only contrasts; not "a short but dangerous crossing".
+// A contrast between two ideas of the same sentence: a clause-level "but"/"yet"/"while" (after
+// a comma), or a word that only contrasts; not "a short but dangerous crossing", and not "But
+// the science tells a different story.", whose other side is the sentence before.
 const CONTRAST =
-  /(?:^|[,;]\s*)(?:but|yet|while)\b|\b(?:however|although|though|instead|rather than|unlike|whereas)\b/i;
+  /[,;]\s*(?:but|yet|while)\b|\b(?:although|though|rather than|unlike|whereas|instead of)\b/i;
 // "but it also stretches into Peru" adds, it does not contrast.
 const ADDITIVE = /\bbut\b[^,.;]*\balso\b|\bnot only\b/i;
 // A quoted sentence must make sense alone: not "Its trees …", "Most of it …".
@@ -110,10 +114,13 @@ export function informationalDiscussion(
         x.words >= 7 &&
         standsAlone(x) &&
         !ADDITIVE.test(x.text) &&
-        !(re === IMPORTANCE && DENIED.test(x.text)),
+        !(re === IMPORTANCE && (DENIED.test(x.text) || REPORTED.test(x.text))),
     )[0];
 
-  // The author's own claim that something matters: explain it with the text's details.
+  // The author's own claim that something matters, explained with the text's details: only
+  // a claim the author makes ("… is essential to …"), not a view the text reports to answer it
+  // ("Adults often treat this as a matter of discipline") nor a description ("Antibiotics work
+  // by attacking structures … that bacterial cells depend on").
   makers.push(() => {
     const s = sentenceWith(IMPORTANCE);
     if (!s) return null;
@@ -264,13 +271,20 @@ export function textMoves(ctx: WriterContext): {
       s.text,
     ),
   ).length;
+  // Steps in an order, not ways side by side ("Some seeds …", "When an animal eats …"): words
+  // that order them, or one stage turning into the next.
+  const ordered = ctx.analysis.sentences.filter((s) =>
+    /^(?:first|then|next|finally|after that|afterwards|later|second|third|at last)\b|\b(?:later|after that)\b|\b(?:turns? (?:back )?into|changes? into|the (?:cycle|process) (?:begins|starts))\b/i.test(
+      s.text,
+    ),
+  ).length;
   // An argument states its claim and answers its critics: "should", "must", "the solution is".
   const claims = ctx.analysis.sentences.filter((s) =>
     /\b(?:should|must|ought to|critics?|argue|the (?:solution|answer) is|we need)\b/i.test(s.text),
   ).length;
   return {
     argues: claims >= 2,
-    process: steps >= 4,
+    process: steps >= 4 && ordered >= 2,
     causes: standing.filter((s) => CAUSE.test(s.text)).length >= 2,
     contrasts: standing.some((s) => CONTRAST.test(s.text) && !ADDITIVE.test(s.text)),
   };

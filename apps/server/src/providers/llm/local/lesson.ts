@@ -139,11 +139,9 @@ export function writeLesson(
               ? young
                 ? 'tell what causes the things the text describes'
                 : 'explain the causes and effects the text describes, using evidence from it'
-              : themes.length && story
-                ? `explain what the passage shows about ${themePhrase(themes[0]!, ctx)}`
-                : story
-                  ? 'explain how one event in the passage leads to another, using details from the text'
-                  : 'identify the main idea of each paragraph and the details that support it',
+              : story
+                ? 'explain how one event in the passage leads to another, using details from the text'
+                : 'identify the main idea of each paragraph and the details that support it',
     !story
       ? level >= 6
         ? 'identify the evidence the text gives for one of its main ideas and explain how it supports it'
@@ -151,7 +149,8 @@ export function writeLesson(
           ? 'answer questions about the text using facts from it'
           : 'find two facts in the text that support its main idea'
       : level >= 6
-        ? `support an interpretation of ${themes[0] ? themePhrase(themes[0], ctx) : 'the passage'} with a quotation from the text`
+        ? // "an interpretation of the snow / of combatants": a frequent noun is no target.
+          'support an interpretation of the passage with a quotation from the text'
         : young
           ? 'answer questions about the text using details from it'
           : genre === 'poem'

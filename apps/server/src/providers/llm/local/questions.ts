@@ -47,7 +47,7 @@ import {
 } from './forms.js';
 import { isVerse, needsContext, withoutOpener } from './context.js';
 import { readClause, type Clause } from './clauses.js';
-import { informationalDiscussion, standsAlone, worthATheme } from './discussion-info.js';
+import { informationalDiscussion, standsAlone } from './discussion-info.js';
 import {
   fixArticles,
   insideCompound,
@@ -1227,11 +1227,12 @@ export function showsTrait(s: Sentence): boolean {
   return t.some((x, i) => {
     if (x.pos === 'ADV' && /ly$/.test(x.normal) && !NOT_MANNER.test(x.normal)) return true;
     if (x.pos === 'VERB' && TRAIT_VERBS.test(x.lemma.toLowerCase())) return true;
-    // "was brave", "was the most patient weaver"
+    // "the most patient weaver", "so kind"
     const prev = t[i - 1]?.normal ?? '';
     return (
-      x.pos === 'ADJ' &&
-      /^(?:was|is|were|are|felt|seemed|became|most|very|so|too)$/.test(prev) &&
+      (x.pos === 'ADJ' || x.pos === 'NOUN') &&
+      // (A degree makes it a portrait; "was quiet for a long moment" is a moment's state.)
+      /^(?:most|very|so|too)$/.test(prev) &&
       lexFileOf(x.normal, 'adj') === 0
     );
   });
@@ -1273,12 +1274,6 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   // Texts that explain or argue get questions filled with what they say (discussion-info.ts).
   const explains = genre === 'informational' || genre === 'argument';
   const people = peopleOf(ctx.analysis).characters;
-  const everyone = peopleOf(ctx.analysis).people;
-  const themes = ctx.analysis.keyphrases.filter(
-    (k) => !everyone.some((p) => p.includes(k) || k.includes(p)) && worthATheme(ctx, k),
-  );
-  const has = (word: string) => (s: Sentence) =>
-    new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(s.text);
 
   const makers: Array<() => DiscussionQuestion | null> = [];
   people.slice(0, 3).forEach((person) => {
@@ -1309,39 +1304,10 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       };
     });
   });
-  themes.slice(0, 3).forEach((theme) => {
-    makers.push(() => {
-      const t = themePhrase(theme, ctx);
-      // "What does the passage suggest about the food / soil?": a text that explains gets questions
-      // filled with what it says (discussion-info.ts), not a theme prompt on a frequent noun.
-      if (explains) return null;
-      // "Why are boats important" asks about a class of things (a rowing boat, fishing boats):
-      // a theme is one thing ("the lantern") or an idea ("patience").
-      if (
-        !t.includes(' ') &&
-        /[^s]s$/.test(t) &&
-        !ABSTRACT_LEXFILES.has(lexFileOf(t.replace(/s$/, ''), 'noun'))
-      )
-        return null;
-      const be = 'is';
-      const s = pickSentences(ctx, 1, { maxWords: 60 }, has(theme))[0];
-      if (!s) return null;
-      markUsed(ctx, s);
-      // A part of the text the question names, not "this part of the text".
-      const prompt =
-        level <= 5
-          ? `Why ${be} ${t} important in the ${genre === 'poem' ? 'poem' : story ? 'story' : 'text'}? Use a detail from the text to explain your answer.`
-          : `What does the passage suggest about ${t}? Use at least one quotation to support your answer.`;
-      return {
-        id: nextId(),
-        kind: 'discussion',
-        form: 'discussion',
-        prompt,
-        answer: `Look for an answer that explains the role of ${t} and quotes the text, for example ${quote(s.text)}, then says what the quotation shows.`,
-        evidence: s.text,
-      };
-    });
-  });
+  // "What does the passage suggest about the snow?", "Why is the straw important in the
+  // story?": a frequent noun is not what a passage is about, and raters struck such prompts one
+  // time in two. No theme prompts on a word; the character, imagery, prediction and
+  // "explain in your own words" prompts below carry the discussion.
   makers.push(() => {
     // Mood and imagery are for stories and poems, not an ordinary sentence of an explanation.
     if (explains) return null;
@@ -1439,11 +1405,12 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
 
   // Alternate the kinds of question (character, theme, craft, prediction) rather than asking about three characters in a row.
   const personMakers = makers.slice(0, Math.min(3, people.length));
-  const themeMakers = makers.slice(
-    personMakers.length,
-    personMakers.length + Math.min(3, themes.length),
-  );
-  const otherMakers = makers.slice(personMakers.length + themeMakers.length);
+  // "What does the passage suggest about the snow?", "Why is the straw important in the
+  // story?": a frequent noun is not what a passage is about, and independent raters struck
+  // such prompts one time in two; the character, imagery, prediction and "in your own words"
+  // prompts carry the discussion.
+  const themeMakers: typeof makers = [];
+  const otherMakers = makers.slice(personMakers.length);
   const ordered: typeof makers = explains ? informationalDiscussion(ctx, genre) : [];
   for (let i = 0; i < 6; i++) {
     for (const group of [personMakers, themeMakers, otherMakers]) {

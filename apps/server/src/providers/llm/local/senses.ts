@@ -236,6 +236,9 @@ export function chooseSense(
   scored.sort((a, b) => b.score - a.score);
   const best = scored[0]!;
   const second = scored[1];
+  // "dose" as venereal disease, "acid" as a drug: a sense in which the word is only a late,
+  // never-counted synonym, when the word's own senses are in common use, is slang.
+  if (!best.heads && best.tags === 0 && scored.some((x) => x.heads && x.tags >= 3)) return null;
   if (!second) return { sense: best.sense, score: best.score, margin: Infinity };
   // The passage must speak for the sense, unless it is by far the word's usual one.
   const dominant = best.share >= 0.75 && best.tags >= 4;
@@ -397,6 +400,20 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
     if (first && (isFamiliar(first.toLowerCase()) || /^(?:A|An|The)$/.test(first)))
       definition = definition.charAt(0).toLowerCase() + definition.slice(1);
     if (new RegExp(`\\b${t.replace(/[^a-z ]/g, '')}`, 'i').test(definition)) return;
+    // "… to seek their fortune, a tailor who was travelling …": a person does not define a
+    // word that is never a person.
+    const head = definition
+      .toLowerCase()
+      .split(/\s+/)
+      .find((w) => !/^(?:an?|the|some|one)$/.test(w) && !lookup(w, 'adj') && !!lookup(w, 'noun'));
+    const termSenses = sensesOf(t, 'noun');
+    if (
+      head &&
+      lexFileOfNoun(head) === 18 &&
+      termSenses.length > 0 &&
+      !termSenses.some((x) => x.lexFile === 18)
+    )
+      return;
     // "The secret is a special fluid called a refrigerant": the definition names another term.
     if (/\b(?:called|known as|named)\b/i.test(definition)) return;
     // "Water is the key to life in the desert": a figure of speech, not a definition.

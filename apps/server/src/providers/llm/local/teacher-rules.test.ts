@@ -123,6 +123,9 @@ describe('discussion prompts pinned to a sentence that fits them', () => {
       false,
     );
     expect(showsTrait(sentence('Next Leo came to a farmer with a broken cart.'))).toBe(false);
+    // A moment's state is not a trait.
+    expect(showsTrait(sentence('Leo was quiet for a long moment.'))).toBe(false);
+    expect(showsTrait(sentence('Leo was the most patient boy in the village.'))).toBe(true);
   });
 
   it('an imagery question needs images: a comparison or words of the senses', () => {
@@ -153,6 +156,14 @@ describe('discussion prompts pinned to a sentence that fits them', () => {
       .join('\n');
     expect(prompts).not.toMatch(/contrast[^]*slow but safe|slow but safe[^]*contrast/);
     expect(prompts).not.toMatch(/what the foehn is/);
+    // "But …" opening a sentence contrasts it with the one before: not "this sentence contrasts".
+    const essay = `Many people think that homework builds discipline in young children. But the research on homework tells a different story. Children who do an hour of homework a night learn no more than children who do none. Teachers who give less homework report that their pupils read more at home, and parents report calmer evenings.`;
+    const asked = informationalDiscussion(context(essay), 'informational')
+      .map((make) => make())
+      .filter((q) => q !== null);
+    expect(
+      asked.some((q) => /contrast/.test(q.prompt) && /tells a different story/.test(q.prompt)),
+    ).toBe(false);
   });
 
   it('asks about one thing or an idea, not a class of things ("Why are boats important?")', () => {

@@ -307,6 +307,14 @@ function confirmPos(c: Candidate): boolean {
       t.pos === 'VERB' &&
       !!prev &&
       (prev.pos === 'DET' || /^(?:his|her|their|its|my|our|your)$/i.test(prev.value));
+    // "pulses of electric current through a wire": an "adjective" after a describing word or
+    // a determiner, with no noun after it, is the noun the phrase is about.
+    const nounHead =
+      t.pos === 'ADJ' &&
+      !!prev &&
+      (prev.pos === 'ADJ' || prev.pos === 'DET') &&
+      (!next || !['NOUN', 'ADJ', 'PROPN', 'CCONJ', 'PUNCT'].includes(next.pos)) &&
+      !!lookup(t.value.toLowerCase(), 'noun');
     const afterVerbCue =
       t.pos === 'NOUN' &&
       !!prev &&
@@ -314,6 +322,7 @@ function confirmPos(c: Candidate): boolean {
     if (
       beforeDeterminer ||
       predicative ||
+      nounHead ||
       afterVerbCue ||
       afterDeterminer ||
       agreedPos(s, t) !== c.pos
@@ -422,7 +431,7 @@ function wordBase(word: string): string {
     const next = w
       .replace(/^(?:un|in|dis|non)(?=[a-z]{5})/, '')
       .replace(
-        /(?<=[a-z]{4})(?:ness|fully|ful|less|ly|ment|ity|able|ible|ed|ing|er|est|es|s)$/,
+        /(?<=[a-z]{4})(?:ness|fully|ful|less|ly|ment|ity|able|ible|ed|ing|er|est|es|s|y)$/,
         '',
       );
     if (next === w) break;
@@ -613,6 +622,9 @@ function worth(
 // grade 7, "schooner" in grade 5) or the passage defines it ("compositor").
 const EVERYDAY_THINGS = new Set([5, 6, 8, 13, 18, 25]);
 const PEOPLE_AND_ARTIFACTS = new Set([6, 18]);
+// Senses in which an everyday word is a subject's term: artifact, attribute, body, food, object,
+// phenomenon, plant, process, substance.
+const TERM_SENSES = new Set([6, 7, 8, 13, 17, 19, 20, 22, 27]);
 // adj.pert: "lunar", "subclavian", "enteric" only mean "of the moon / collarbone / intestines".
 const RELATIONAL_ADJECTIVES = 1;
 
@@ -810,6 +822,33 @@ export function writeVocabulary(
       trace?.(c.lemma, 'unit or time');
       continue;
     }
+    // "high school", "school system": a compound of everyday words that is itself in everyday
+    // use (WordNet's corpus uses it) is no term; "printing press", "water vapor" are.
+    if (
+      !own &&
+      c.compound &&
+      c.familiarity >= 3 &&
+      c.lemma.split(' ').every((w) => isFamiliar(w) || wordGrade(w) <= 4)
+    ) {
+      trace?.(c.lemma, 'everyday compound');
+      continue;
+    }
+    // A verb glossed in a sense it shares with a commoner verb ("despatch" under "dispatch",
+    // "divest" under "deprive") takes a shade of meaning the gloss does not give.
+    if (!own && choice && c.pos === 'VERB' && choice.sense.words[0]?.toLowerCase() !== c.lemma) {
+      trace?.(c.lemma, `verb is not the head of its sense (${choice.sense.words[0]})`);
+      continue;
+    }
+    // A verb in a sense the corpus uses less than another ("divested him of his legs" read as
+    // selling an investment) needs the passage clearly on its side.
+    if (!own && choice && c.pos === 'VERB') {
+      const tags = senseTagCounts(c.lemma, wnPos);
+      const mine = tags.get(choice.sense.offset) ?? 0;
+      if (Math.max(0, ...tags.values()) > mine && choice.margin < 3) {
+        trace?.(c.lemma, 'verb in a less used sense without a clear margin');
+        continue;
+      }
+    }
     if (!own && choice) {
       const grade = termGrade;
       // Only in the word's usual sense: "type" as a metal block is not the "type" a child knows.
@@ -871,7 +910,12 @@ export function writeVocabulary(
         !everyday &&
         !!usualSense &&
         !sensesRelated(choice.sense, usualSense) &&
-        (!familiar || choice.margin >= 3);
+        (!familiar || choice.margin >= 3) &&
+        // A thing or a process of the subject ("type" as a metal block, "bark" of a tree); an
+        // everyday word read as a person, a feeling or an idea ("student": "a learned person")
+        // is the sense chooser's slip, not a term.
+        c.pos === 'NOUN' &&
+        TERM_SENSES.has(choice.sense.lexFile);
       // A word on the familiar list ("rain", "wind", "heat") is an everyday word even in a text
       // about weather or heat: taught only in a sense apart from its everyday one.
       if (!(domain && !familiar && (!everyday || c.count >= 3)) && !distinct) {
@@ -912,10 +956,15 @@ export function writeVocabulary(
       trace?.(c.lemma, 'same meaning as a word already listed');
       continue;
     }
+    // An example that reads as a sentence: not the tail of a line of dialogue ("she ventured.").
+    const whole = c.sentences.filter((x) => /^[“"‘'(]?[A-Z0-9]/.test(x.text) && x.words >= 5);
     const sentence =
-      (own && c.sentences.includes(own.sentence) ? own.sentence : undefined) ??
-      [...c.sentences].sort((a, b) => contextScore(b) - contextScore(a))[0];
-    if (!sentence) continue;
+      (own && whole.includes(own.sentence) ? own.sentence : undefined) ??
+      [...whole].sort((a, b) => contextScore(b) - contextScore(a))[0];
+    if (!sentence) {
+      trace?.(c.lemma, 'no whole sentence to show it in');
+      continue;
+    }
     const form = [...c.forms].find((f) => containsPhrase(sentence.text, f)) ?? c.lemma;
     // The passage's definition goes with its own form ("moraines: piles of rock and soil");
     // a dictionary's with the base form ("historian", "growl").
