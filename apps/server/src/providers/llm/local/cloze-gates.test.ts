@@ -76,6 +76,11 @@ describe('cloze blanks worth asking (issue 22, trivial)', () => {
     expect(clozeBlankFault(a, s, target(s, 'relieved', 'verb'), 7)).toBe('describing word');
   });
 
+  it('does not blank a year or a count (recall of a detail)', () => {
+    const s = sentenceWith(a, 'Engineers tested');
+    expect(clozeBlankFault(a, s, target(s, '1851', 'number'), 7)).toBe('number recall');
+  });
+
   it('does not blank a person named only once in passing, nor the main person', () => {
     const s = sentenceWith(a, 'A carpenter named');
     expect(clozeBlankFault(a, s, target(s, 'Aurelio', 'person'), 7)).toBe('name mentioned once');

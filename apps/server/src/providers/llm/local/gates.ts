@@ -587,7 +587,9 @@ export function clozeBlankFault(
     }
     return null;
   }
-  if (target.kind === 'number') return null;
+  // "In _____, California…", "Around _____ copies": recalling a year or a count tests memory of
+  // a detail, not understanding (raters reject them even with the text's own numbers as options).
+  if (target.kind === 'number') return 'number recall';
   if (target.kind !== 'person' && demonym(answer)) return 'nationality';
   // Neither a person nor a place ("Doctor of Medicine", a ship, a book): no options of the same kind.
   if (target.kind === 'name') return 'not a person or place';
