@@ -214,8 +214,16 @@ export function informationalDiscussion(
   // An argument: its claim and its reasons.
   if (genre === 'argument')
     makers.unshift(() => {
-      const s = pickSentences(ctx, 1, { maxWords: 40, noQuotes: true }, (x) =>
-        /\b(?:should|must|need to|ought)\b/i.test(x.text),
+      // The author's claim, not the critics' question the essay answers ("Why, they ask,
+      // should a city pay …?").
+      const s = pickSentences(
+        ctx,
+        1,
+        { maxWords: 40, noQuotes: true },
+        (x) =>
+          /\b(?:should|must|need to|ought)\b/i.test(x.text) &&
+          !/\?["”’']?$/.test(x.text) &&
+          !REPORTED.test(x.text),
       )[0];
       if (!s) return null;
       markUsedSentence(ctx, s);

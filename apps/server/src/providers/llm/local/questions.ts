@@ -1211,6 +1211,9 @@ const TRAIT_VERBS =
 const NOT_MANNER =
   /^(?:only|early|nearly|finally|really|suddenly|exactly|simply|hardly|mostly|usually|probably|certainly|likely|immediately|eventually|recently|already|daily|merely|fully|truly|rarely|barely|clearly|slowly|lately|largely)$/;
 
+/** Prediction prompts ("What do you think will happen next?"): off until open endings can be told. */
+const PREDICTIONS = false;
+
 /**
  * A sentence that shows what a character is like: a trait named ("she was the most patient
  * weaver"), a manner ("patiently", "angrily"), a choice or an effort ("refused", "kept
@@ -1341,7 +1344,10 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
   });
   makers.push(() => {
     // Predictions are for stories; an informational text or a poem is not waiting for its next event.
-    if (!story || genre === 'poem') return null;
+    // Nor is a whole tale, or an excerpt that closes a scene: independent raters struck the
+    // prediction prompt on most stories (the generator cannot tell an open ending from a closed
+    // one), so it is not asked.
+    if (!story || genre === 'poem' || !PREDICTIONS) return null;
     // A clue from the end: the last paragraph, not a sentence two paragraphs before it.
     const all = ctx.analysis.sentences;
     const lastParagraph = all.at(-1)?.paragraph;
