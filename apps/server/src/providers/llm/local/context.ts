@@ -98,6 +98,8 @@ export function needsContext(text: string, analysis?: Analysis): string | null {
   const relational = RELATIONAL_SUBJECT.exec(t);
   if (relational) return 'relational noun';
   if (/\b(?:this|these|those)\b/i.test(t)) return 'demonstrative';
+  // "Few other institutions", "pleased the two others": other than what?
+  if (/\b(?<!each )others?\b/i.test(t)) return 'other';
   // "A longer one was called a dash": "one" standing for a noun of the sentence before.
   if (/\b(?:a|an|the)\s+(?:[a-z]+\s+)?one\b(?!\s+(?:of|another)\b)/i.test(t)) return 'one';
   // "With help from Leonard Gale, he built a machine": after an opening phrase, "he" is the main
@@ -138,7 +140,10 @@ export function isVerse(s: Sentence, names: (word: string) => boolean): boolean 
  */
 export function withoutOpener(text: string): string {
   // "Gutenberg also needed a new kind of ink": "also" points to something said before.
-  const plain = text.replace(/,? also,?(?= )(?! known\b)/gi, '').replace(/,? too(?=[.!,])/g, '');
+  const plain = text
+    .replace(/,? also,?(?= )(?! known\b)/gi, '')
+    .replace(/,? too(?=[.!,])/g, '')
+    .replace(/, (?:however|though|therefore|then|too|of course|in fact|instead),/gi, '');
   const m = DROPPABLE_OPENER.exec(plain);
   if (!m) return plain;
   const rest = plain.slice(m[0].length);

@@ -581,8 +581,13 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
     while (t[k]?.pos === 'ADJ') k++;
     if (t[k]?.pos !== 'NOUN') continue;
     while (t[k]?.pos === 'NOUN') k++;
-    // "knew that railway cases were …": a clause follows, so "that" joins it.
-    if (!['VERB', 'AUX'].includes(t[k]?.pos ?? '')) return null;
+    // "knew that railway cases were …": a clause follows a verb, so "that" joins it; "how slow
+    // that message had been" points back.
+    if (
+      !['VERB', 'AUX'].includes(t[k]?.pos ?? '') ||
+      !['VERB', 'NOUN'].includes(t[i - 1]?.pos ?? '')
+    )
+      return null;
   }
   if (
     /^(?:some|many|most|others|both|all|each|few|several|one|any|none|neither|either)$/i.test(
@@ -939,7 +944,7 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
       ? alterations(s, statement, ctx).filter(
           (a) =>
             !ctx.reference.contains(a.statement) &&
-            (a.how !== 'negation' || important(ctx, s, 0.5)),
+            (a.how !== 'negation' || important(ctx, s, 0.75)),
         )
       : [];
     // Prefer a changed fact to a plain negation: it makes students read closely.
