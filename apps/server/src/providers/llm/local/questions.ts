@@ -313,11 +313,8 @@ function pickForms(
       const called = whenCandidates(ctx, scope).filter((c) => c.form !== 'cause');
       const all = [...why, ...when];
       return interleave(
-        why.map((c) => withAlteredCauses(ctx, crossOptions(ctx, c, all, need), need)),
-        [
-          ...when.map((c) => withAlteredCauses(ctx, crossOptions(ctx, c, all, need), need)),
-          ...called,
-        ],
+        why.map((c) => crossOptions(ctx, c, all, need)),
+        [...when.map((c) => crossOptions(ctx, c, all, need)), ...called],
       );
     },
     () => pool.flatMap((s) => whCandidates(ctx, s)),
@@ -427,37 +424,6 @@ function crossOptions(
     if (seen.has(k)) continue;
     seen.add(k);
     extra.push(text);
-  }
-  return { ...c, distractors: [...c.distractors, ...extra].slice(0, need) };
-}
-
-/**
- * More wrong reasons for a "Why …?" item when the text gives few other causes: the key's own
- * reason with one fact changed (an opposite, another person, place or number), which the text
- * shows to be wrong ("Because books were so quick to make"); never a bare negation.
- */
-function withAlteredCauses(ctx: WriterContext, c: FormCandidate, need: number): FormCandidate {
-  if (c.form !== 'cause' || c.distractors.length >= need) return c;
-  // "What happens when …?": the result with one fact changed ("The thick soil is washed away").
-  const because = c.answer.startsWith('Because ');
-  if (!because && /^(?:he|she|it|they|this|these|those|his|her|its|their)\b/i.test(c.answer))
-    return c;
-  const cause = (because ? c.answer.slice('Because '.length) : c.answer).replace(/\.$/, '');
-  const key = normaliseForMatch(cause);
-  const s = c.sentences
-    .map((i) => ctx.analysis.sentences[i]!)
-    .find((x) => normaliseForMatch(x.text).includes(key));
-  if (!s) return c;
-  const seen = new Set([c.answer, ...c.distractors].map((x) => normaliseForMatch(x)));
-  const extra: string[] = [];
-  for (const a of alterations(s, cause, ctx)) {
-    if (a.how === 'negation' || ctx.reference.contains(a.statement)) continue;
-    const option = because
-      ? `Because ${a.statement.replace(/[.!]$/, '')}.`
-      : `${capitalise(a.statement.replace(/[.!]$/, ''))}.`;
-    if (seen.has(normaliseForMatch(option))) continue;
-    seen.add(normaliseForMatch(option));
-    extra.push(option);
   }
   return { ...c, distractors: [...c.distractors, ...extra].slice(0, need) };
 }
