@@ -4,7 +4,8 @@
  * assistant's request reader ("three discussion questions") and chapter titles ("Chapter
  * Two", "the second part").
  */
-const UNITS = [
+/** "one" … "nineteen", in order. */
+export const UNITS: readonly string[] = [
   'one',
   'two',
   'three',
@@ -25,7 +26,17 @@ const UNITS = [
   'eighteen',
   'nineteen',
 ];
-const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+/** "twenty" … "ninety", in order. */
+export const TENS: readonly string[] = [
+  'twenty',
+  'thirty',
+  'forty',
+  'fifty',
+  'sixty',
+  'seventy',
+  'eighty',
+  'ninety',
+];
 const ORDINAL_WORDS = [
   'first',
   'second',

@@ -1,4 +1,5 @@
 import { slugify } from '@chapterwise/shared';
+import { CARDINALS, TENS, UNITS } from '../../../lib/number-words.js';
 import { scanWordCount } from './word-scan.js';
 
 /** One chapter (or scene, stave, letter, part) of a book, as stored and served. */
@@ -249,30 +250,7 @@ interface Candidate {
 }
 
 const ROMAN = '[IVXLC]+';
-const WORD_NUMBERS = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-];
-const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
-const WORD_NUMBER = `(?:(?:${TENS.slice(2).join('|')})(?:[- ](?:${WORD_NUMBERS.slice(1, 10).join('|')}))?|${WORD_NUMBERS.slice(1).join('|')})`;
+const WORD_NUMBER = `(?:(?:${TENS.join('|')})(?:[- ](?:${UNITS.slice(0, 9).join('|')}))?|${UNITS.join('|')})`;
 const NUMERAL = `(${ROMAN}|\\d{1,3}|the last|${WORD_NUMBER})`;
 
 const LABELLED: Array<{ family: Family; label: string; pattern: RegExp }> = [
@@ -414,10 +392,8 @@ function parseNumeral(numeral: string): number | null {
   const ordinals = ['first', 'second', 'third', 'fourth', 'fifth'];
   if (ordinals.includes(lower)) return ordinals.indexOf(lower) + 1;
   const [tens, ones] = lower.split(/[- ]/);
-  const t = TENS.indexOf(tens ?? '');
-  if (t >= 2) return t * 10 + (ones ? WORD_NUMBERS.indexOf(ones) : 0);
-  const n = WORD_NUMBERS.indexOf(lower);
-  return n >= 0 ? n : null;
+  if (TENS.includes(tens ?? '')) return CARDINALS[tens!]! + (ones ? (CARDINALS[ones] ?? 0) : 0);
+  return UNITS.includes(lower) ? CARDINALS[lower]! : null;
 }
 
 function romanToInt(roman: string): number {
