@@ -1,6 +1,7 @@
 import type { Analysis, NameInfo, Sentence } from './analyse.js';
 import { detectGenre, tellsAStory } from './genre.js';
-import { lookup, synsetAt } from './wordnet.js';
+import { normaliseForMatch } from '../quality.js';
+import { lexFileOf, lookup, synsetAt } from './wordnet.js';
 
 /**
  * Who the people of a passage are. A name is a person only when nothing says otherwise
@@ -150,4 +151,102 @@ export function isAbout(s: Sentence, name: string): boolean {
   if (at === -1) return false;
   const firstVerb = s.tokens.find((t) => t.pos === 'VERB' || t.pos === 'AUX');
   return !firstVerb || at < firstVerb.start;
+}
+
+/** A character of the story as options show it, and how to find the sentences about it. */
+export interface CastMember {
+  label: string;
+  /** Finds the character in a sentence. */
+  pattern: RegExp;
+}
+
+const KIN =
+  /\b(?:Mom|Mum|Mommy|Mummy|Dad|Daddy|Papa|Mama|Pa|Ma|Grandpa|Grandma|Granny|Grandad|Nana)(?: \p{Lu}[\p{Ll}]+)?\b|\b(?:Uncle|Aunt|Auntie|Grandpa|Grandma|Granny) \p{Lu}[\p{Ll}]+\b/gu;
+/** WordNet lexicographer files of nouns a story's characters can be (people and animals). */
+const ANIMATE = new Set([5, 18]);
+/** Things a fable may make characters of (a straw, a coal, a bean). */
+const FABLE = new Set([6, 13, 17, 20, 27]);
+const castCache = new WeakMap<Analysis, CastMember[]>();
+
+/**
+ * The characters of a story: its verified people, family members named as names ("Dad",
+ * "Grandpa Leo"), the narrator of a first-person story, and animals or people named by a
+ * common noun with "the" that act at least once and recur ("the fox"). Empty for texts that
+ * are not stories.
+ */
+export function storyCast(analysis: Analysis): CastMember[] {
+  const cached = castCache.get(analysis);
+  if (cached) return cached;
+  const out: CastMember[] = [];
+  const add = (label: string, pattern: RegExp) => {
+    if (out.some((m) => normaliseForMatch(m.label) === normaliseForMatch(label))) return;
+    out.push({ label, pattern });
+  };
+  if (tellsAStory(detectGenre(analysis)) && !analysis.prepared.isPlay) {
+    const text = analysis.sentences.map((s) => s.text).join(' ');
+    for (const p of peopleOf(analysis).people) {
+      const aliases = [p, ...(analysis.aliases.get(p) ?? [])].map(escape).join('|');
+      add(p, new RegExp(`\\b(?:${aliases})\\b`));
+    }
+    // "Rosa" (WordNet's rose genus), "Hopper": in a story, a name of the person kind named twice
+    // that acts (a verb right after it) is a character, unless WordNet makes it a place.
+    for (const info of analysis.names.values()) {
+      if (info.kind !== 'person' || info.count < 2) continue;
+      if (lexFileOf(info.name.replace(/\s+/g, '_'), 'noun') === 15) continue;
+      if (out.some((m) => m.pattern.test(info.name))) continue;
+      const acts = new RegExp(`\\b${escape(info.name)} (?:\\p{Ll}+ly )?\\p{Ll}+`, 'u');
+      const verbAfter = analysis.sentences.some((s) => {
+        const m = acts.exec(s.text);
+        if (!m) return false;
+        const at = s.tokens.findIndex((t) => t.start === m.index);
+        const next = s.tokens[at + info.name.split(' ').length];
+        return !!next && (next.pos === 'VERB' || next.pos === 'AUX');
+      });
+      if (verbAfter) add(info.name, new RegExp(`\\b${escape(info.name)}\\b`));
+    }
+    const kin = new Map<string, number>();
+    for (const m of text.matchAll(KIN)) kin.set(m[0], (kin.get(m[0]) ?? 0) + 1);
+    for (const [k] of kin) {
+      // "Grandpa" and "Grandpa Leo" are one person: keep the full name.
+      if ([...kin.keys()].some((o) => o !== k && o.startsWith(`${k} `))) continue;
+      if (out.some((m) => m.pattern.test(k))) continue;
+      add(k, new RegExp(`\\b${escape(k)}\\b`));
+    }
+    const subjectI = analysis.sentences.filter((s) =>
+      s.tokens.some((t, i) => t.value === 'I' && t.pos === 'PRON' && s.tokens[i + 1]?.pos !== 'PUNCT'),
+    ).length;
+    if (subjectI >= 2 && !analysis.sentences.every((s) => s.hasQuotes || !/\bI\b/.test(s.text)))
+      add('the narrator', /\b(?:I|me|we|us)\b/);
+    // "the fox": a person or animal noun that opens a clause at least once and recurs; in a
+    // fable, a thing that does so again and again ("the straw", "the coal").
+    const counts = new Map<string, number>();
+    const acts = new Map<string, number>();
+    for (const s of analysis.sentences) {
+      s.tokens.forEach((t, i) => {
+        if (t.pos !== 'NOUN' || t.value !== t.lemma) return;
+        // "the wolf", "a hungry wolf"
+        let d = i - 1;
+        while (s.tokens[d]?.pos === 'ADJ') d--;
+        if (!/^(?:the|a|an)$/i.test(s.tokens[d]?.value ?? '')) return;
+        counts.set(t.lemma, (counts.get(t.lemma) ?? 0) + 1);
+        const before = s.tokens[d - 1];
+        const opens =
+          d === 0 ||
+          (!!before && /^(?:,|and|but|then|so|;)$/i.test(before.value)) ||
+          (!!before && before.pos === 'NOUN' && d <= 2);
+        const next = s.tokens[i + 1];
+        if (opens && next && (next.pos === 'VERB' || next.pos === 'AUX'))
+          acts.set(t.lemma, (acts.get(t.lemma) ?? 0) + (next.pos === 'VERB' ? 1 : 0.5));
+      });
+    }
+    for (const [noun, n] of counts) {
+      if (/^(?:narrator|person|people|man|woman|one|thing|way|day|time)$/.test(noun)) continue;
+      const lex = lexFileOf(noun, 'noun');
+      const acted = acts.get(noun) ?? 0;
+      const character = ANIMATE.has(lex) ? n >= 2 && acted >= 1 : FABLE.has(lex) && n >= 3 && acted >= 2;
+      if (character) add(`the ${noun}`, new RegExp(`\\b(?:the|a|an) (?:[a-z]+ )?${escape(noun)}\\b`, 'i'));
+    }
+  }
+  castCache.set(analysis, out);
+  return out;
 }

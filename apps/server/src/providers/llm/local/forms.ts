@@ -24,7 +24,7 @@ import { detectGenre } from './genre.js';
 import { passageDefinitions } from './senses.js';
 import { keyness, targetsOf } from './targets.js';
 import { describeWord } from './analyse.js';
-import { peopleOf, wordNetKind } from './characters.js';
+import { peopleOf, storyCast, wordNetKind } from './characters.js';
 import { lexFileOf, sensesOf, synsetAt } from './wordnet.js';
 import { genderEvidence, genderOf } from './swaps.js';
 import { needsContext, RELATIONAL, withoutOpener } from './context.js';
@@ -643,10 +643,12 @@ export function resolvePronoun(ctx: WriterContext, c: Clause, cause: Clause | nu
         if (ctx.analysis.names.get(span.name)?.kind !== 'person') continue;
         if (!/^\p{Lu}[\p{L}. -]+$/u.test(span.name)) continue;
         // A verified person, or a name WordNet does not make a place, book or group.
+        // (In a story, a character WordNet knows as something else: "Lena", a river.)
         const known =
           people.includes(span.name) ||
           [...(ctx.analysis.aliases.get(span.name) ?? [])].some((a) => people.includes(a)) ||
-          wordNetKind(span.name) !== 'other';
+          wordNetKind(span.name) !== 'other' ||
+          storyCast(ctx.analysis).some((m) => m.label === span.name);
         if (!known) continue;
         const aliases = ctx.analysis.aliases.get(span.name);
         if (!names.some((n) => n === span.name || aliases?.has(n))) names.push(span.name);
