@@ -126,6 +126,8 @@ export function support(phrase: string, text: string): number {
   const words = contentWords(phrase);
   if (words.length === 0) return 1;
   const have = new Set(contentWords(text));
+  // First-person narration: "the narrator" (how statements and answers name the teller) is "I".
+  if (/\b(?:I|me|my|myself)\b/.test(text)) for (const w of contentWords('narrator')) have.add(w);
   return words.filter((w) => have.has(w)).length / words.length;
 }
 
@@ -193,12 +195,7 @@ export function checkQuestion(question: Question, reference: ReferenceIndex): st
           ? null
           : 'the word is not in the evidence';
       }
-      // "Who found the frog?" "The narrator.": in first-person narration the narrator is "I".
-      const narrator =
-        /^the narrator$/i.test(answer.trim()) && /\b(?:I|me|my)\b/.test(question.evidence);
-      const answerSupport = narrator
-        ? 1
-        : support(answer, `${question.evidence} ${question.prompt}`);
+      const answerSupport = support(answer, `${question.evidence} ${question.prompt}`);
       if (answerSupport < 0.5) return 'the evidence does not support the answer';
       // Exactly one correct choice: no distractor may be backed by the evidence better than the answer.
       const inEvidence = containsPhrase(question.evidence, answer);

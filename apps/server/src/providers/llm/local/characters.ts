@@ -162,8 +162,6 @@ export interface CastMember {
 
 const KIN =
   /\b(?:Mom|Mum|Mommy|Mummy|Dad|Daddy|Papa|Mama|Pa|Ma|Grandpa|Grandma|Granny|Grandad|Nana)(?: \p{Lu}[\p{Ll}]+)?\b|\b(?:Uncle|Aunt|Auntie|Grandpa|Grandma|Granny) \p{Lu}[\p{Ll}]+\b/gu;
-/** WordNet lexicographer files of nouns a story's characters can be (people and animals). */
-const ANIMATE = new Set([5, 18]);
 /** Things a fable may make characters of (a straw, a coal, a bean). */
 const FABLE = new Set([6, 13, 17, 20, 27]);
 const castCache = new WeakMap<Analysis, CastMember[]>();
@@ -180,6 +178,8 @@ export function storyCast(analysis: Analysis): CastMember[] {
   const out: CastMember[] = [];
   const add = (label: string, pattern: RegExp) => {
     if (out.some((m) => normaliseForMatch(m.label) === normaliseForMatch(label))) return;
+    // "I’m" read as a name, "Mas’r Jaggers" in dialect: not a name to offer as an option.
+    if (!/^(?:the )?\p{Lu}?[\p{L}. -]+$/u.test(label)) return;
     out.push({ label, pattern });
   };
   if (tellsAStory(detectGenre(analysis)) && !analysis.prepared.isPlay) {
@@ -192,8 +192,12 @@ export function storyCast(analysis: Analysis): CastMember[] {
     // that acts (a verb right after it) is a character, unless WordNet makes it a place.
     for (const info of analysis.names.values()) {
       if (info.kind !== 'person' || info.count < 2) continue;
+      if (!/^\p{Lu}[\p{L}. -]+$/u.test(info.name)) continue;
       if (lexFileOf(info.name.replace(/\s+/g, '_'), 'noun') === 15) continue;
       if (out.some((m) => m.pattern.test(info.name))) continue;
+      // "the Groom", "the Spirit": a title or a common noun with a capital, not a name.
+      const withThe = new RegExp(`\\bthe\\s+${escape(info.name)}\\b`, 'i');
+      if (analysis.sentences.some((s) => withThe.test(s.text))) continue;
       const acts = new RegExp(`\\b${escape(info.name)} (?:\\p{Ll}+ly )?\\p{Ll}+`, 'u');
       const verbAfter = analysis.sentences.some((s) => {
         const m = acts.exec(s.text);
@@ -212,11 +216,25 @@ export function storyCast(analysis: Analysis): CastMember[] {
       if (out.some((m) => m.pattern.test(k))) continue;
       add(k, new RegExp(`\\b${escape(k)}\\b`));
     }
-    const subjectI = analysis.sentences.filter((s) =>
-      s.tokens.some((t, i) => t.value === 'I' && t.pos === 'PRON' && s.tokens[i + 1]?.pos !== 'PUNCT'),
+    // A narrator who tells the story as "I" outside anyone's speech (a character's "I" in
+    // dialogue is not one).
+    const speech = speechSentences(analysis);
+    const narrated = analysis.sentences.filter((s) => !s.hasQuotes && !speech.has(s.index));
+    const subjectI = narrated.filter((s) =>
+      s.tokens.some((t, i) => t.value === 'I' && s.tokens[i + 1]?.pos !== 'PUNCT'),
     ).length;
-    if (subjectI >= 2 && !analysis.sentences.every((s) => s.hasQuotes || !/\bI\b/.test(s.text)))
+    // Only in a short text: in a novel or a memoir the narrator has a name among the others
+    // ("Miss Eyre", "Franklin"), which would be a second right answer. A name the narrator
+    // gives themself ("My name is Sam") is not another character.
+    const words = analysis.sentences.reduce((n, s) => n + s.words, 0);
+    if (subjectI >= 2 && subjectI * 10 >= narrated.length && words <= 1500) {
+      const own = /\b(?:my name is|I am|I'm|I’m|call(?:ed)? me|named me) (\p{Lu}\p{Ll}+)/gu;
+      for (const m of text.matchAll(own)) {
+        const at = out.findIndex((x) => x.pattern.test(m[1]!));
+        if (at >= 0) out.splice(at, 1);
+      }
       add('the narrator', /\b(?:I|me|we|us)\b/);
+    }
     // "the fox": a person or animal noun that opens a clause at least once and recurs; in a
     // fable, a thing that does so again and again ("the straw", "the coal").
     const counts = new Map<string, number>();
@@ -239,14 +257,52 @@ export function storyCast(analysis: Analysis): CastMember[] {
           acts.set(t.lemma, (acts.get(t.lemma) ?? 0) + (next.pos === 'VERB' ? 1 : 0.5));
       });
     }
+    // Only in a short story: in a novel "the lawyer", "the girl", "the dog" are most often
+    // characters with names ("Mr. Utterson", "Buck"), and a second option for the same one.
+    // People by a common noun only when no one has a name; things only in a fable of no people.
+    const short = words <= 1500;
+    const named = out.some((m) => m.label !== 'the narrator');
     for (const [noun, n] of counts) {
+      if (!short) break;
       if (/^(?:narrator|person|people|man|woman|one|thing|way|day|time)$/.test(noun)) continue;
       const lex = lexFileOf(noun, 'noun');
       const acted = acts.get(noun) ?? 0;
-      const character = ANIMATE.has(lex) ? n >= 2 && acted >= 1 : FABLE.has(lex) && n >= 3 && acted >= 2;
+      const character =
+        lex === 5 || (lex === PERSON_LEXFILE && !named)
+          ? n >= 2 && acted >= 1
+          : FABLE.has(lex) && out.length === 0 && n >= 3 && acted >= 2;
       if (character) add(`the ${noun}`, new RegExp(`\\b(?:the|a|an) (?:[a-z]+ )?${escape(noun)}\\b`, 'i'));
     }
   }
   castCache.set(analysis, out);
+  return out;
+}
+
+const speechCache = new WeakMap<Analysis, Set<number>>();
+
+/**
+ * The sentences inside a character's speech that carry no quotation mark of their own: the
+ * middle of a quotation of several sentences (“I waited. I knew he would come. …”). Their
+ * "I" is the speaker, not the narrator, and they are not the story's narration.
+ */
+export function speechSentences(analysis: Analysis): Set<number> {
+  const cached = speechCache.get(analysis);
+  if (cached) return cached;
+  const out = new Set<number>();
+  let open = false;
+  let paragraph = -1;
+  for (const s of analysis.sentences) {
+    if (s.paragraph !== paragraph) {
+      open = false;
+      paragraph = s.paragraph;
+    }
+    if (open) out.add(s.index);
+    for (const ch of s.text) {
+      if (ch === '“') open = true;
+      else if (ch === '”') open = false;
+      else if (ch === '"') open = !open;
+    }
+  }
+  speechCache.set(analysis, out);
   return out;
 }

@@ -3,7 +3,7 @@ import type { Analysis, Sentence, Token } from './analyse.js';
 import { clauseEnd, invertedQuestion, spanText, subjectPhrase, subjectQuestion } from './clauses.js';
 import type { Clause } from './clauses.js';
 import { capitalise, type WriterContext } from './common.js';
-import { storyCast, type CastMember } from './characters.js';
+import { speechSentences, storyCast, type CastMember } from './characters.js';
 import { RELATIONAL } from './context.js';
 import { wordNetNear } from './gates.js';
 import { clauseOf, placeWithin, readsAlone, resolvePronoun, type FormCandidate } from './forms.js';
@@ -20,6 +20,8 @@ import { personSwapFits, swapContradicted } from './swaps.js';
  * option is right.
  */
 
+const SPEECH_VERB =
+  /^(?:said|says|asked|replied|cried|answered|exclaimed|whispered|shouted|muttered|called|added|continued|remarked|returned|thought|began)$/i;
 const NOT_ACTIONS = /^(?:be|have|seem|become|say|tell|ask|think|know|want|wish|hope|like|feel)$/;
 /** Things a character can act on: animals, artifacts, food, plants, body parts (not natural objects: "the valley"). */
 const THINGS = new Set([5, 6, 8, 13, 20, 27]);
@@ -67,7 +69,9 @@ function doesAnywhere(analysis: Analysis, member: CastMember, lemma: string): bo
 function evidenceNaming(ctx: WriterContext, s: Sentence, member: CastMember): string | null {
   if (member.pattern.test(s.text)) return s.text;
   const all = ctx.analysis.sentences;
-  for (let i = s.index - 1; i >= Math.max(0, s.index - 2); i--) {
+  // The sentence just before only, and short enough to read as one piece of evidence.
+  if (s.index === 0 || all[s.index - 1]!.words + s.words > 36) return null;
+  for (let i = s.index - 1; i >= Math.max(0, s.index - 1); i--) {
     if (all[i]!.paragraph !== s.paragraph) return null;
     if (member.pattern.test(all[i]!.text))
       return all
@@ -81,6 +85,8 @@ function evidenceNaming(ctx: WriterContext, s: Sentence, member: CastMember): st
 /** The cast member the clause's subject is, or null ("my sister Rosa" is Rosa). */
 function subjectMember(ctx: WriterContext, c: Clause, cast: CastMember[]): CastMember | null {
   const t = c.sentence.tokens;
+  // "Mas’r Jaggers": dialect or a possessive in the subject; the tagger's reading is unsure.
+  if (t.slice(c.subjectStart, c.subjectEnd).some((x) => /['’]/.test(x.value))) return null;
   if (c.pronoun) {
     if (c.pronoun !== 'he' && c.pronoun !== 'she') return null;
     if (!resolvePronoun(ctx, c, null) || !c.subjectText) return null;
@@ -114,6 +120,12 @@ function display(label: string): string {
 /** A plain action of the story: a main verb that is not be/have/say/think. */
 function actionVerb(c: Clause): Token | null {
   if (!c.verb || NOT_ACTIONS.test(c.verb.lemma.toLowerCase())) return null;
+  if (SPEECH_VERB.test(c.verb.value)) return null;
+  // "I believe he's a good seaman", "I suppose": the teller's present, not an event; a story's
+  // events are told in the past.
+  const past = (x: Token) => x.value.toLowerCase() !== x.lemma.toLowerCase() && !/(?:ing|s)$/i.test(x.value);
+  if (c.aux.length === 0 ? !past(c.verb) : !/^(?:was|were|had|did)$/i.test(c.aux[0]!.value))
+    return null;
   if (c.aux.some((a) => /^(?:will|would|could|should|might|may|must|can|shall)$/i.test(a.value)))
     return null;
   return c.verb;
@@ -129,6 +141,8 @@ export function whoQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCan
   if (!member) return null;
   const prompt = subjectQuestion(c, 'Who');
   if (!prompt || prompt.split(/\s+/).length < 5) return null;
+  // "Who took it, held it up?": what "it" is stands in another sentence.
+  if (/\b(?:it|them|this|that|these|those|there)\b/i.test(prompt)) return null;
   const lemma = verb.lemma.toLowerCase();
   const options = cast.filter(
     (m) => m !== member && !m.pattern.test(prompt) && !doesAnywhere(ctx.analysis, m, lemma),
@@ -370,7 +384,8 @@ export function whereQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormC
 
 /** Who/what/where questions about a story's characters from a sentence, best first. */
 export function storyCandidates(ctx: WriterContext, s: Sentence): FormCandidate[] {
-  if (s.speaker || s.words > 40 || s.words < 5) return [];
+  if (s.speaker || s.words > 30 || s.words < 5) return [];
+  if (speechSentences(ctx.analysis).has(s.index)) return [];
   if (storyCast(ctx.analysis).length === 0) return [];
   const c = clauseOf(ctx, s, 0, s.tokens.length, true);
   if (!c) return [];
@@ -401,7 +416,8 @@ export function castSwaps(
   statement: string,
 ): Array<{ statement: string; how: string }> {
   const cast = storyCast(ctx.analysis);
-  if (cast.length < 2 || s.hasQuotes) return [];
+  if (cast.length < 2 || s.hasQuotes || s.negative) return [];
+  if (speechSentences(ctx.analysis).has(s.index)) return [];
   const c = clauseOf(ctx, s, 0, s.tokens.length, true);
   if (!c) return [];
   const verb = actionVerb(c);
