@@ -214,7 +214,8 @@ export function storyCast(analysis: Analysis): CastMember[] {
       // "Grandpa" and "Grandpa Leo" are one person: keep the full name.
       if ([...kin.keys()].some((o) => o !== k && o.startsWith(`${k} `))) continue;
       if (out.some((m) => m.pattern.test(k))) continue;
-      add(k, new RegExp(`\\b${escape(k)}\\b`));
+      // ("my dad" is Dad in a first-person story.)
+      add(k, new RegExp(`\\b(?:${escape(k)}|(?:my|our) ${escape(k.toLowerCase())})\\b`));
     }
     // A narrator who tells the story as "I" outside anyone's speech (a character's "I" in
     // dialogue is not one).
@@ -241,20 +242,25 @@ export function storyCast(analysis: Analysis): CastMember[] {
     const acts = new Map<string, number>();
     for (const s of analysis.sentences) {
       s.tokens.forEach((t, i) => {
-        if (t.pos !== 'NOUN' || t.value !== t.lemma) return;
+        // ("the Lion" of a fable is capitalised and may be read as a name.)
+        if (!['NOUN', 'PROPN'].includes(t.pos) || t.value.toLowerCase() !== t.lemma.toLowerCase())
+          return;
+        if (t.pos === 'PROPN' && lexFileOf(t.lemma.toLowerCase(), 'noun') !== 5) return;
         // "the wolf", "a hungry wolf"
         let d = i - 1;
         while (s.tokens[d]?.pos === 'ADJ') d--;
         if (!/^(?:the|a|an)$/i.test(s.tokens[d]?.value ?? '')) return;
-        counts.set(t.lemma, (counts.get(t.lemma) ?? 0) + 1);
+        const lemma = t.lemma.toLowerCase();
+        counts.set(lemma, (counts.get(lemma) ?? 0) + 1);
         const before = s.tokens[d - 1];
         const opens =
           d === 0 ||
-          (!!before && /^(?:,|and|but|then|so|;)$/i.test(before.value)) ||
+          (!!before && /^(?:,|and|but|then|so|;|when|while|as|until)$/i.test(before.value)) ||
           (!!before && before.pos === 'NOUN' && d <= 2);
-        const next = s.tokens[i + 1];
+        // ("the Mouse piteously entreated")
+        const next = s.tokens[i + 1]?.pos === 'ADV' ? s.tokens[i + 2] : s.tokens[i + 1];
         if (opens && next && (next.pos === 'VERB' || next.pos === 'AUX'))
-          acts.set(t.lemma, (acts.get(t.lemma) ?? 0) + (next.pos === 'VERB' ? 1 : 0.5));
+          acts.set(lemma, (acts.get(lemma) ?? 0) + (next.pos === 'VERB' ? 1 : 0.5));
       });
     }
     // Only in a short story: in a novel "the lawyer", "the girl", "the dog" are most often
@@ -269,7 +275,7 @@ export function storyCast(analysis: Analysis): CastMember[] {
       const acted = acts.get(noun) ?? 0;
       const character =
         lex === 5 || (lex === PERSON_LEXFILE && !named)
-          ? n >= 2 && acted >= 1
+          ? n >= 2 && acted >= 0.5
           : FABLE.has(lex) && out.length === 0 && n >= 3 && acted >= 2;
       if (character) add(`the ${noun}`, new RegExp(`\\b(?:the|a|an) (?:[a-z]+ )?${escape(noun)}\\b`, 'i'));
     }

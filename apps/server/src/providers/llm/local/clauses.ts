@@ -109,6 +109,8 @@ export function readClause(
   } else {
     if (approxNumber) i += 1;
     if (t[i] && DEMONSTRATIVES.test(t[i]!.value)) return null;
+    // "My dad found a flashlight": a first-person narrator's relation (read as "the narrator's dad").
+    if (t[i] && /^my$/i.test(t[i]!.value) && ['NOUN', 'ADJ'].includes(t[i + 1]?.pos ?? '')) i += 1;
     while (i < to && i - subjectStart < 8) {
       const x = t[i]!;
       if (SUBJECT_POS.has(x.pos)) {
@@ -203,6 +205,7 @@ export function subjectPhrase(c: Clause): string {
   const first = t[c.subjectStart]!;
   if (/^I$/.test(first.value) && c.subjectEnd === c.subjectStart + 1) return 'the narrator';
   const text = c.sentence.text.slice(first.start, t[c.subjectEnd - 1]!.end);
+  if (/^my$/i.test(first.value)) return `the narrator's${text.slice(2)}`;
   // "Scientists", "A worker": a common word capitalised only because it opens the sentence.
   if ((c.lowerFirst || first.pos !== 'PROPN') && !/^[A-Z]{2,}/.test(first.value))
     return first.value.charAt(0).toLowerCase() + text.slice(1);

@@ -103,9 +103,11 @@ function subjectMember(ctx: WriterContext, c: Clause, cast: CastMember[]): CastM
       if (m.label.startsWith('the ')) c.subjectText = m.label;
       return m;
     }
-    // "My sister Rosa", "her grandfather Leo": a relation before the name.
+    // "My sister Rosa", "her grandfather Leo": a relation before the name; "my dad" is "Dad".
     const named = new RegExp(`^(?:my|our|his|her|their|the) [a-z]+ ${escape(m.label)}$`, 'i');
-    if (named.test(phrase)) {
+    const kin = new RegExp(`^(?:my|our) ${escape(m.label)}$`, 'i');
+    const raw = spanText(c.sentence, c.subjectStart, c.subjectEnd);
+    if (named.test(raw) || (/^\p{Lu}/u.test(m.label) && kin.test(raw))) {
       c.subjectText = m.label;
       return m;
     }
@@ -279,7 +281,8 @@ export function whatQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCa
   const plural = np.head.value.toLowerCase() !== head;
   const pool = phrasesOf(ctx.analysis).filter(
     (p) =>
-      [...thingKinds(p.head)].some((k) => kinds.has(k)) &&
+      // Its main sense a thing of the key's kind ("a loud crack" is a noise first).
+      kinds.has(p.lexFile) &&
       p.sentence !== s.index &&
       p.plural === plural,
   );
