@@ -277,7 +277,8 @@ export function storyCast(analysis: Analysis): CastMember[] {
         lex === 5 || (lex === PERSON_LEXFILE && !named)
           ? n >= 2 && acted >= 0.5
           : FABLE.has(lex) && out.length === 0 && n >= 3 && acted >= 2;
-      if (character) add(`the ${noun}`, new RegExp(`\\b(?:the|a|an) (?:[a-z]+ )?${escape(noun)}\\b`, 'i'));
+      if (character)
+        add(`the ${noun}`, new RegExp(`\\b(?:the|a|an) (?:[a-z]+ )?${escape(noun)}\\b`, 'i'));
     }
   }
   castCache.set(analysis, out);

@@ -146,7 +146,7 @@ describe('who, what and where from the clauses of a story', () => {
     expect(what?.distractors).not.toContain('a loaf');
   });
 
-  it('asks nothing of a character\'s own words or of a text without a cast', () => {
+  it("asks nothing of a character's own words or of a text without a cast", () => {
     const ctx = contextFor(CAMP);
     expect(questionsOf(ctx, 'Felix wanted to keep')).toEqual([]);
   });

@@ -1,6 +1,12 @@
 import { normaliseForMatch } from '../quality.js';
 import type { Analysis, Sentence, Token } from './analyse.js';
-import { clauseEnd, invertedQuestion, spanText, subjectPhrase, subjectQuestion } from './clauses.js';
+import {
+  clauseEnd,
+  invertedQuestion,
+  spanText,
+  subjectPhrase,
+  subjectQuestion,
+} from './clauses.js';
 import type { Clause } from './clauses.js';
 import { capitalise, type WriterContext } from './common.js';
 import { speechSentences, storyCast, type CastMember } from './characters.js';
@@ -28,7 +34,16 @@ const THINGS = new Set([5, 6, 8, 13, 20, 27]);
 /** Places a character can be or go: locations, buildings and other made places, natural objects. */
 const PLACES = new Set([6, 15, 17]);
 const LOCATIVE = new Set(['in', 'at', 'on', 'under', 'near', 'behind', 'inside', 'beside', 'by']);
-const DIRECTIONAL = new Set(['to', 'into', 'onto', 'toward', 'towards', 'across', 'through', 'over']);
+const DIRECTIONAL = new Set([
+  'to',
+  'into',
+  'onto',
+  'toward',
+  'towards',
+  'across',
+  'through',
+  'over',
+]);
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -50,7 +65,6 @@ function thingKinds(lemma: string): Set<number> {
       .filter((f) => THINGS.has(f)),
   );
 }
-
 
 /** True when the text shows this character doing `lemma` (in a sentence naming both). */
 function doesAnywhere(analysis: Analysis, member: CastMember, lemma: string): boolean {
@@ -125,7 +139,8 @@ function actionVerb(c: Clause): Token | null {
   if (SPEECH_VERB.test(c.verb.value)) return null;
   // "I believe he's a good seaman", "I suppose": the teller's present, not an event; a story's
   // events are told in the past.
-  const past = (x: Token) => x.value.toLowerCase() !== x.lemma.toLowerCase() && !/(?:ing|s)$/i.test(x.value);
+  const past = (x: Token) =>
+    x.value.toLowerCase() !== x.lemma.toLowerCase() && !/(?:ing|s)$/i.test(x.value);
   if (c.aux.length === 0 ? !past(c.verb) : !/^(?:was|were|had|did)$/i.test(c.aux[0]!.value))
     return null;
   if (c.aux.some((a) => /^(?:will|would|could|should|might|may|must|can|shall)$/i.test(a.value)))
@@ -282,9 +297,7 @@ export function whatQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCa
   const pool = phrasesOf(ctx.analysis).filter(
     (p) =>
       // Its main sense a thing of the key's kind ("a loud crack" is a noise first).
-      kinds.has(p.lexFile) &&
-      p.sentence !== s.index &&
-      p.plural === plural,
+      kinds.has(p.lexFile) && p.sentence !== s.index && p.plural === plural,
   );
   const options = distinctHeads(
     { head },
@@ -344,7 +357,10 @@ export function whereQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormC
     const lemma = verb.lemma.toLowerCase();
     const sameSort = locative ? LOCATIVE : DIRECTIONAL;
     const heads = new Set(
-      t.slice(i, stop).filter((x) => x.pos === 'NOUN').map((x) => x.lemma.toLowerCase()),
+      t
+        .slice(i, stop)
+        .filter((x) => x.pos === 'NOUN')
+        .map((x) => x.lemma.toLowerCase()),
     );
     const pool = phrasesOf(ctx.analysis).filter(
       (p) =>
@@ -429,7 +445,10 @@ export function castSwaps(
   if (!member) return [];
   const from = display(member.label);
   const at = statement.search(new RegExp(`(?:^|(?<=[\\s,]))${escape(member.label)}\\b`, 'i'));
-  if (at < 0 || statement.slice(at + 1).search(new RegExp(`\\b${escape(member.label)}\\b`, 'i')) >= 0)
+  if (
+    at < 0 ||
+    statement.slice(at + 1).search(new RegExp(`\\b${escape(member.label)}\\b`, 'i')) >= 0
+  )
     return [];
   const labels = cast.map((m) => display(m.label));
   const out: Array<{ statement: string; how: string }> = [];
