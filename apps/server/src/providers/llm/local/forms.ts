@@ -1059,6 +1059,8 @@ export function sequenceCandidates(ctx: WriterContext, count: number): FormCandi
       if (!c.verb || c.verb.value === c.verb.lemma) continue;
       const text = standAloneStatement(s);
       if (!text || text.split(/\s+/).length > 16) continue;
+      // "The narrator listened to … the narrator's family": never "the narrator" twice.
+      if ((text.match(/\bthe narrator\b/gi) ?? []).length > 1) continue;
       events.push({ s, text, order: s.index });
     } else {
       const years = s.tokens.filter((t) => YEAR.test(t.value));

@@ -13,7 +13,7 @@ import { speechSentences, storyCast, type CastMember } from './characters.js';
 import { RELATIONAL } from './context.js';
 import { wordNetNear } from './gates.js';
 import { clauseOf, placeWithin, readsAlone, resolvePronoun, type FormCandidate } from './forms.js';
-import { lexFileOf, sensesOf } from './wordnet.js';
+import { lexFileOf, sensesOf, synsetAt } from './wordnet.js';
 import { personSwapFits, swapContradicted } from './swaps.js';
 
 /**
@@ -54,6 +54,30 @@ function placeLike(lemma: string): boolean {
   return sensesOf(lemma, 'noun')
     .slice(0, 3)
     .some((x) => PLACES.has(x.lexFile));
+}
+
+const STRUCTURES = new Set(['structure', 'building', 'room', 'area', 'surface', 'way']);
+
+/**
+ * A part of a building or a place ("the wall", "the house", "the floor"): not something a
+ * character picks up, so no option for "What did Dad find?" (a wrong option that no one would
+ * choose is no test).
+ */
+function structureLike(lemma: string): boolean {
+  let frontier = sensesOf(lemma, 'noun').slice(0, 1);
+  for (let depth = 0; depth < 8 && frontier.length; depth++) {
+    const next: typeof frontier = [];
+    for (const x of frontier) {
+      if (x.words.some((w) => STRUCTURES.has(w.toLowerCase()))) return true;
+      for (const p of x.pointers) {
+        if (p.symbol !== '@') continue;
+        const up = synsetAt(p.offset, 'noun');
+        if (up) next.push(up);
+      }
+    }
+    frontier = next;
+  }
+  return false;
 }
 
 /** The kinds of concrete thing a noun names in its first two senses ("cake": food and a block). */
@@ -303,7 +327,10 @@ export function whatQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCa
     { head },
     pool,
     prompt,
-    (p) => !together(ctx.analysis, lemma, p.head) && !cast.some((m) => m.pattern.test(p.text)),
+    (p) =>
+      !together(ctx.analysis, lemma, p.head) &&
+      !cast.some((m) => m.pattern.test(p.text)) &&
+      (structureLike(head) || !structureLike(p.head)),
   );
   if (options.length < 2) return null;
   return {
@@ -455,6 +482,9 @@ export function castSwaps(
   const lemma = verb.lemma.toLowerCase();
   for (const m of cast) {
     if (m === member || doesAnywhere(ctx.analysis, m, lemma)) continue;
+    // "The mouse laughed and let Mouse go": the new character is already in the statement.
+    const word = m.label.replace(/^the /, '');
+    if (new RegExp(`\\b${escape(word)}\\b`, 'i').test(statement)) continue;
     const to = display(m.label);
     const fits = personSwapFits(
       ctx.analysis,
