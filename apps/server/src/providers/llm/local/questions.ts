@@ -180,7 +180,7 @@ export function writeMultipleChoice(
         (d) =>
           optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
           (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)) &&
-          !clozeOptionFault(ctx.analysis, found, d),
+          !clozeOptionFault(ctx.analysis, found, d, s),
       );
       const target = {
         ...found,
