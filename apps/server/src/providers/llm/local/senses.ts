@@ -287,6 +287,25 @@ export interface PassageDefinition {
 
 const lexFileOfNoun = (w: string) => lexFileOf(w.toLowerCase(), 'noun');
 
+// WordNet's noun categories of things one can point at: animal, artifact, body, food, location,
+// object, phenomenon, person, plant, shape, substance.
+const PHYSICAL = new Set([5, 6, 8, 13, 15, 17, 18, 19, 20, 25, 27]);
+// Categories of properties and ideas: attribute, cognition, communication, feeling, motive,
+// possession, quantity, relation, state, time.
+const ABSTRACT = new Set([7, 9, 10, 12, 16, 21, 23, 24, 26, 28]);
+
+/**
+ * True when every sense of a term is a thing and every sense of a defining noun a property or
+ * an idea, or the other way round: "moonlight" (light) cannot be "a bulk" (a size).
+ */
+export function categoryClash(term: Synset[], head: Synset[]): boolean {
+  if (term.length === 0 || head.length === 0) return false;
+  const all = (senses: Synset[], set: Set<number>) => senses.every((x) => set.has(x.lexFile));
+  return (
+    (all(term, PHYSICAL) && all(head, ABSTRACT)) || (all(term, ABSTRACT) && all(head, PHYSICAL))
+  );
+}
+
 /** Subjects of "X is a …" that are not terms ("The secret is a special fluid …"). */
 const NOT_TERMS =
   /^(?:the |an? )?(?:secret|key|answer|problem|result|reason|idea|goal|trick|point|truth|difference|question|solution|aim|purpose|hope|plan|thing|rule|lesson|fact|trouble|danger|winter|summer|spring|autumn|today|morning|evening|night|day|year|time|place)$/;
@@ -414,6 +433,9 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       !termSenses.some((x) => x.lexFile === 18)
     )
       return;
+    // "… stood in the moonlight, a bulk in the dark": a thing is not renamed as a property or an
+    // idea (nor an idea as a thing); the phrase is about another noun of the sentence.
+    if (head && termSenses.length > 0 && categoryClash(termSenses, sensesOf(head, 'noun'))) return;
     // "The secret is a special fluid called a refrigerant": the definition names another term.
     if (/\b(?:called|known as|named)\b/i.test(definition)) return;
     // "Water is the key to life in the desert": a figure of speech, not a definition.

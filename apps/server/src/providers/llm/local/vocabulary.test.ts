@@ -5,17 +5,19 @@ import { buildPlan } from '../plan.js';
 import { createInProcessLocalGenerator } from '../index.js';
 import { analyse } from './analyse.js';
 import { seededRandom, type WriterContext } from './common.js';
-import { chooseSense, passageDefinitions, usedTransitively } from './senses.js';
+import { categoryClash, chooseSense, passageDefinitions, usedTransitively } from './senses.js';
 import { wordGrade } from './familiar.js';
 import {
   agreedPos,
   chooseGloss,
   circular,
+  derivationBase,
+  everydayReason,
   glossGrade,
   tidyDefinition,
   writeVocabulary,
 } from './vocabulary.js';
-import { cleanGloss } from './wordnet.js';
+import { cleanGloss, sensesOf } from './wordnet.js';
 
 function context(text: string, grade = '7th Grade (Year 8)', type = 'Worksheet'): WriterContext {
   const request = {
@@ -491,5 +493,62 @@ describe('worksheet fill-in: blanks that matter (own sentences)', () => {
     expect(answers.length).toBeGreaterThan(0);
     expect(answers).not.toContain('Sahara');
     for (const item of ['salt', 'gold', 'cloth', 'water']) expect(answers).not.toContain(item);
+  });
+});
+
+describe('vocabulary: everyday words spoken frequency misses, and meanings cut from the wrong noun', () => {
+  // Written for these tests: a pioneer story for grade 6.
+  const story =
+    'The wagon rolled westward across the plains for many days. At night the family sat close to the ' +
+    "fire for warmth, and the toddler slept in her mother's arms. Father said the new plough had been " +
+    'expensive, but it would pay for itself by spring. A weary traveler stopped at their camp and asked ' +
+    'for water. The old barn stood alone in the moonlight, a bulk in the dark. In the morning the ' +
+    'traveler thanked them and rode away toward the mountains, and the family watched him until he ' +
+    'vanished into the haze.';
+
+  it('level: a regular derivation of a base the class knows is an everyday word ("traveler", "warmth")', () => {
+    expect(derivationBase('traveler')).toBe('travel');
+    expect(derivationBase('westward')).toBe('west');
+    expect(derivationBase('warmth')).toBe('warm');
+    expect(derivationBase('kindness')).toBe('kind');
+    expect(derivationBase('fearless')).toBe('fear');
+    expect(derivationBase('unhappy')).toBe('happy');
+    // Words that only look built: no base.
+    for (const w of ['mother', 'corner', 'booth', 'vanish', 'union', 'witness', 'earth', 'flower'])
+      expect(derivationBase(w)).toBeNull();
+    expect(everydayReason('traveler', 'noun', 6)).toMatch(/travel/);
+    // "invent" is not a word a grade-5 class knows well: "inventor" still teaches.
+    expect(everydayReason('inventor', 'noun', 5)).toBeNull();
+  });
+
+  it('level: a describing word learnt with its familiar opposite is everyday ("expensive"/"cheap")', () => {
+    expect(everydayReason('expensive', 'adj', 5)).toMatch(/cheap/);
+    expect(everydayReason('obsolete', 'adj', 10)).toBeNull();
+  });
+
+  it('level: none of these in the pioneer story, nor "toddler" (a young child) or "moonlight"', () => {
+    const terms = writeVocabulary(context(story, '6th Grade (Year 7)'), 10).map((v) => v.term);
+    for (const everyday of ['westward', 'warmth', 'toddler', 'expensive', 'traveler', 'moonlight'])
+      expect(terms).not.toContain(everyday);
+  });
+
+  it('sense: an appositive that names a property is not the meaning of a thing ("a bulk in the dark")', () => {
+    expect(categoryClash(sensesOf('glacier', 'noun'), sensesOf('bulk', 'noun'))).toBe(true);
+    expect(categoryClash(sensesOf('canopy', 'noun'), sensesOf('roof', 'noun'))).toBe(false);
+    const defs = passageDefinitions(
+      analyse('The hikers rested near the glacier, a silence among the peaks. They ate lunch.'),
+    );
+    expect(defs.has('glacier')).toBe(false);
+    const kept = passageDefinitions(
+      analyse('Below the hill lay the quarry, a deep pit where workers cut stone. They worked.'),
+    );
+    expect(kept.get('quarry')?.definition).toBe('a deep pit where workers cut stone');
+  });
+
+  it('glosses: a meaning of one or two words must be easier than the word ("nomadic: migratory")', () => {
+    const options = [{ definition: 'migratory', grade: 5, source: 'synonym' as const }];
+    expect(chooseGloss(options, 8, 'nomadic', wordGrade('nomadic'))).toBeNull();
+    const easy = [{ definition: 'a strong wind', grade: 3, source: 'wordnet' as const }];
+    expect(chooseGloss(easy, 7, 'gale', wordGrade('gale'))?.definition).toBe('a strong wind');
   });
 });

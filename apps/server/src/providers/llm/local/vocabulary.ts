@@ -11,6 +11,7 @@ import {
   type PassageDefinition,
 } from './senses.js';
 import {
+  antonymsOf,
   frequencyOf,
   lookup,
   sensesOf,
@@ -487,7 +488,12 @@ export interface Gloss {
  * synonym phrasing that reads at most a grade above the class (the passage's own words two more);
  * null when only a far-above-grade one exists.
  */
-export function chooseGloss(options: Gloss[], level: number, lemma: string): Gloss | null {
+export function chooseGloss(
+  options: Gloss[],
+  level: number,
+  lemma: string,
+  termGrade = Infinity,
+): Gloss | null {
   // A definition that uses the word itself teaches nothing ("printing press: a machine used for
   // printing" is fine: only the whole entry counts).
   const words = lemma.toLowerCase().split(/\s+/);
@@ -500,7 +506,18 @@ export function chooseGloss(options: Gloss[], level: number, lemma: string): Glo
           new RegExp(`\\b${lemma}`, 'i').test(d) ||
           words.every((w) => circular(w, d)) ||
           (d.split(/\s+/).length <= 4 && words.some((w) => circular(w, d)));
-  const usable = options.filter((o) => o.definition.length >= 3 && !self(o.definition));
+  // "nomadic: migratory", "spire: a steeple": a meaning of one or two words must be easier
+  // than the word, or it explains nothing.
+  const noEasier = (d: string) => {
+    const content = d
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w.length > 0 && !/^(?:an?|the|or|and|to|of)$/.test(w));
+    return content.length <= 2 && Math.max(...content.map((w) => wordGrade(w))) > termGrade - 1;
+  };
+  const usable = options.filter(
+    (o) => o.definition.length >= 3 && !self(o.definition) && !noEasier(o.definition),
+  );
   const target = Math.max(3, level);
   // The passage's own words are at the passage's level: they get two grades of grace.
   return usable.find((o) => o.grade <= target + 1 + (o.source === 'passage' ? 2 : 0)) ?? null;
@@ -555,13 +572,17 @@ function worth(
       ? 2
       : mentions(ctx.analysis, c.lemma)
     : 0;
-  const key = defined || keyTerms.has(c.lemma) || c.count >= 3 || compoundUses >= 2;
   const familiar = c.compound
     ? c.lemma.split(' ').every((w) => isFamiliar(w))
     : [...c.forms].some(
         (f) =>
           isFamiliar(f, c.lemma) || isFamiliar(f.replace(/(?:er|est)$/, '').replace(/i$/, 'y')),
       );
+  // A familiar word the passage describes once ("A coconut is a seed with a thick, hairy
+  // shell") is still the word the class knows: its definition makes it a term only from grade
+  // 5 (the familiar list is what fourth-graders know) and when the passage is about it.
+  const recurring = keyTerms.has(c.lemma) || c.count >= 3 || compoundUses >= 2;
+  const key = (defined && (!familiar || (level >= 5 && recurring))) || recurring;
   // Everyday words ("water", "walking") are not vocabulary; a key term may still be, in a
   // sense of its subject ("bark" of a tree, "charge" in electricity): checked once the sense is known.
   if (familiar && !((key || (c.compound && c.count >= 2)) && level >= 3 && c.familiarity <= 45))
@@ -687,6 +708,93 @@ export function tooHard(
   return grades.filter((g) => g >= 9).length >= 3;
 }
 
+/** Endings of the formal, Latinate vocabulary ("combatant", "immigrant", "precipitation"). */
+const LATINATE = /(?:ant|ent|ion|ity|ist|ism|ive|ory|ary|ure|ance|ence|ate|ous|al)s?$/;
+
+/** A definition of at most three content words, each one a young reader knows ("a young child"). */
+export function plainConcept(definition: string): boolean {
+  const words = definition
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length > 0 && !/^(?:an?|the|of|for|to|in|on|or|and|with|that|who|which)$/.test(w));
+  return words.length > 0 && words.length <= 3 && words.every((w) => wordGrade(w) <= 4);
+}
+
+/** Whether WordNet knows a word as a part of speech with one of these categories (any sense). */
+function hasSense(word: string, pos: WordNetPos, lexFiles?: ReadonlySet<number>): boolean {
+  if (!lookup(word, pos)) return false;
+  return !lexFiles || sensesOf(word, pos).some((s) => lexFiles.has(s.lexFile));
+}
+
+// noun.act, noun.attribute, noun.event, noun.feeling, noun.process, noun.state: what "-th" and
+// "-ness" make of a describing word or a verb ("warmth", "growth", "kindness").
+const QUALITY_LEXFILES: ReadonlySet<number> = new Set([4, 7, 11, 12, 22, 26]);
+const PERSON_LEXFILE: ReadonlySet<number> = new Set([18]);
+
+/**
+ * The base a word is regularly built from when its ending (or "un-") adds only a meaning every
+ * reader knows: the doer of a verb ("traveler", "idler"), a direction ("westward"), a quality
+ * or state ("warmth", "growth", "kindness"), having or lacking ("careful", "fearless"),
+ * "somewhat" ("greenish"), "not" ("unhappy"). Checked against WordNet so that a word that only
+ * looks built ("mother", "corner", "booth", "witness", "vanish", "union") has no base. Null when
+ * the word is not so built.
+ */
+export function derivationBase(word: string): string | null {
+  const w = word.toLowerCase();
+  if (!/^[a-z]{5,}$/.test(w)) return null;
+  const spellings = (s: string): string[] => {
+    const out = [s];
+    // "travel-ler", "run-ner": a doubled last consonant; "danc-er": a dropped "e"; "happi-ness".
+    if (/([b-df-hj-np-tv-z])\1$/.test(s)) out.push(s.slice(0, -1));
+    out.push(`${s}e`);
+    if (s.endsWith('i')) out.push(`${s.slice(0, -1)}y`);
+    return out.filter((b) => b.length >= 3);
+  };
+  const rules: Array<[RegExp, (base: string) => boolean, boolean]> = [
+    // The doer: a person, from a verb.
+    [/(?:er|or)$/, (b) => hasSense(b, 'verb'), hasSense(w, 'noun', PERSON_LEXFILE)],
+    [/wards?$/, (b) => hasSense(b, 'noun') || hasSense(b, 'adv'), true],
+    [
+      /th$/,
+      (b) => hasSense(b, 'adj') || hasSense(b, 'verb'),
+      hasSense(w, 'noun', QUALITY_LEXFILES),
+    ],
+    [/ness$/, (b) => hasSense(b, 'adj'), hasSense(w, 'noun', QUALITY_LEXFILES)],
+    [/(?:less|ful)$/, (b) => hasSense(b, 'noun') || hasSense(b, 'verb'), hasSense(w, 'adj')],
+    [/ish$/, (b) => hasSense(b, 'adj') || hasSense(b, 'noun'), hasSense(w, 'adj')],
+  ];
+  for (const [ending, baseOk, wordOk] of rules) {
+    const m = ending.exec(w);
+    if (!m || !wordOk) continue;
+    const base = spellings(w.slice(0, m.index)).find(baseOk);
+    if (base) return base;
+  }
+  if (w.startsWith('un') && hasSense(w, 'adj') && hasSense(w.slice(2), 'adj')) return w.slice(2);
+  return null;
+}
+
+/**
+ * Why a word is an everyday word at this grade although it is neither on the familiar list nor
+ * frequent in speech, or null. Spoken frequency misses words children learn early from one
+ * they know: a regular derivation of a base the class knows well ("traveler", "westward",
+ * "warmth"), and a describing word whose opposite is a familiar word (learnt as a pair:
+ * "expensive" with "cheap").
+ */
+export function everydayReason(lemma: string, pos: WordNetPos, level: number): string | null {
+  const w = lemma.toLowerCase();
+  if (w.includes(' ')) return null;
+  const base = derivationBase(w);
+  // A base the class knows well: two grades below it (three from grade 9), never above grade 4.5
+  // below that ("travel" ≈ 4 at grade 5; "invent" ≈ 6.6 is not, so "inventor" still teaches).
+  if (base && wordGrade(base) <= Math.max(4.5, level - (level >= 9 ? 2.5 : 2)))
+    return `built from "${base}"`;
+  if (pos === 'adj' && wordGrade(w) <= 6) {
+    const opposite = antonymsOf(w, 'adj').find((a) => isFamiliar(a));
+    if (opposite) return `the opposite of "${opposite}"`;
+  }
+  return null;
+}
+
 /** A closed compound of two everyday words ("iceman", "sunlight"): it means what its parts say. */
 export function transparentCompound(word: string): boolean {
   const w = word.toLowerCase();
@@ -766,6 +874,12 @@ export function writeVocabulary(
       continue;
     }
     const wnPos = wordNetPos(c.pos);
+    // "traveler", "westward", "warmth", "expensive": everyday words spoken frequency misses.
+    const everyday = definitionOf(c) ? null : everydayReason(c.lemma, wnPos, level);
+    if (everyday) {
+      trace?.(c.lemma, `everyday word: ${everyday}`);
+      continue;
+    }
     const termGrade = Math.max(
       ...c.lemma
         .split(' ')
@@ -873,6 +987,19 @@ export function writeVocabulary(
         trace?.(c.lemma, `everyday thing (grade ${grade.toFixed(1)})`);
         continue;
       }
+      // "toddler: a young child": an everyday thing that three words a young reader knows say
+      // entirely is an everyday word, however seldom it is spoken; not a word of the formal,
+      // Latinate register ("combatant: someone who fights"), which is what Tier 2 teaches.
+      if (
+        c.pos === 'NOUN' &&
+        !c.compound &&
+        !LATINATE.test(c.lemma) &&
+        EVERYDAY_THINGS.has(choice.sense.lexFile) &&
+        plainConcept(tidyDefinition(choice.sense.definition))
+      ) {
+        trace?.(c.lemma, `everyday thing said in three easy words ("${choice.sense.definition}")`);
+        continue;
+      }
       if (c.pos === 'ADJ' && choice.sense.lexFile === RELATIONAL_ADJECTIVES) {
         trace?.(c.lemma, 'relational adjective ("of the moon")');
         continue;
@@ -927,7 +1054,7 @@ export function writeVocabulary(
         `everyday word in another sense (margin ${choice?.margin.toFixed(2)}): ${choice?.sense.definition}`,
       );
     }
-    const gloss = chooseGloss(options, level, c.lemma);
+    const gloss = chooseGloss(options, level, c.lemma, termGrade);
     if (!gloss) {
       trace?.(
         c.lemma,
