@@ -123,4 +123,3 @@ export function glossLevel(
     .sort((a, b) => b - a);
   return { hardest: grades[0] ?? 0, second: grades[1] ?? 0, words: words.length };
 }
-

@@ -716,7 +716,9 @@ export function plainConcept(definition: string): boolean {
   const words = definition
     .toLowerCase()
     .split(/[^a-z]+/)
-    .filter((w) => w.length > 0 && !/^(?:an?|the|of|for|to|in|on|or|and|with|that|who|which)$/.test(w));
+    .filter(
+      (w) => w.length > 0 && !/^(?:an?|the|of|for|to|in|on|or|and|with|that|who|which)$/.test(w),
+    );
   return words.length > 0 && words.length <= 3 && words.every((w) => wordGrade(w) <= 4);
 }
 
