@@ -148,6 +148,22 @@ export function usedTransitively(sentence: Sentence, index: number): boolean | n
   return null;
 }
 
+// Frames whose object is a person ("Somebody ----s somebody", "… somebody of something").
+const PERSON_OBJECT_FRAMES = new Set([9, 10, 14, 17, 18, 20, 24, 25, 30]);
+
+/**
+ * Whether a verb's object here is a person named by a pronoun ("had divested him of his legs",
+ * "they robbed her"): the verb then has a sense that takes somebody as its object.
+ */
+export function personObject(sentence: Sentence, index: number): boolean {
+  const after = sentence.tokens[index + 1];
+  if (!after || !/^(?:me|him|her|us|them|himself|herself|themselves|myself)$/i.test(after.value))
+    return false;
+  // "they gored her side": "her" before a noun is a possessive, the object is the side.
+  const next = sentence.tokens[index + 2];
+  return !(/^her$/i.test(after.value) && next && ['NOUN', 'ADJ'].includes(next.pos));
+}
+
 export interface SenseChoice {
   sense: Synset;
   score: number;
@@ -167,6 +183,8 @@ export function chooseSense(
   transitive: boolean | null = null,
   /** Only senses of these WordNet categories, when the word has one ("make an alteration": an act). */
   lexFiles?: ReadonlySet<number>,
+  /** Only senses that pass this test, when the word has one (see `personObject`, `possessed`). */
+  keep?: (sense: Synset) => boolean,
 ): SenseChoice | null {
   // A sense WordNet writes with a capital ("Red Cross") is a name, not what a lower-case word means.
   const key = lemma.toLowerCase();
@@ -182,6 +200,10 @@ export function chooseSense(
   }
   if (lexFiles) {
     const fitting = senses.filter((s) => lexFiles.has(s.lexFile));
+    if (fitting.length > 0) senses = fitting;
+  }
+  if (keep) {
+    const fitting = senses.filter(keep);
     if (fitting.length > 0) senses = fitting;
   }
   if (senses.length === 0) return null;
@@ -601,4 +623,30 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
   }
   definitionCache.set(analysis, out);
   return out;
+}
+
+/** A verb sense that can take a person as its object ("deprive", not "sell off an investment"). */
+export function takesPersonObject(sense: Synset): boolean {
+  return sense.frames.some((f) => PERSON_OBJECT_FRAMES.has(f));
+}
+
+/**
+ * Whether a noun is owned here ("their own biology", "his chemistry"): after a possessive, a
+ * noun is something a person has, never a field of study ("the science that studies …").
+ */
+export function possessed(sentence: Sentence, index: number): boolean {
+  for (let k = index - 1; k >= Math.max(0, index - 3); k--) {
+    const t = sentence.tokens[k]!;
+    if (/^(?:my|your|his|her|its|our|their)$/i.test(t.value) || /['’]s$/.test(t.value)) return true;
+    if (!/^(?:own|ADJ)$/.test(t.normal === 'own' ? 'own' : t.pos)) return false;
+  }
+  return false;
+}
+
+/** A sense that names a field of study or a science ("the science that studies living organisms"). */
+export function fieldOfStudy(sense: Synset): boolean {
+  return (
+    sense.lexFile === 9 &&
+    /^(?:the |a )?(?:science|study|branch|scientific study|discipline)\b/i.test(sense.definition)
+  );
 }

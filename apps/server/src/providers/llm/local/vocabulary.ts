@@ -6,7 +6,11 @@ import type { WriterContext } from './common.js';
 import { glossLevel, isFamiliar, wordGrade } from './familiar.js';
 import {
   chooseSense,
+  fieldOfStudy,
   passageDefinitions,
+  personObject,
+  possessed,
+  takesPersonObject,
   usedTransitively,
   type PassageDefinition,
 } from './senses.js';
@@ -711,6 +715,76 @@ export function tooHard(
 /** Endings of the formal, Latinate vocabulary ("combatant", "immigrant", "precipitation"). */
 const LATINATE = /(?:ant|ent|ion|ity|ist|ism|ive|ory|ary|ure|ance|ence|ate|ous|al)s?$/;
 
+/** What the gates knew of an entry they let through, for the exercises built on it. */
+interface EntryFacts {
+  source: Gloss['source'];
+  /** How far the chosen sense led the next one (Infinity for the passage's own definition). */
+  margin: number;
+  /** The passage's definition, the word's only sense, or the sense its corpus tags most. */
+  usual: boolean;
+  glossGrade: number;
+  termGrade: number;
+  level: number;
+  easy: boolean;
+  sense: { offset: number; pos: WordNetPos } | null;
+}
+
+const entryFacts = new WeakMap<VocabularyItem, EntryFacts>();
+
+/**
+ * An entry sure enough for a matching set, where one doubtful pair spoils the whole item: the
+ * passage's own definition, or the word's usual dictionary sense (its only one, or the one its
+ * corpus tags most), glossed at the class's grade, for a word that is not an everyday one.
+ */
+export function strongEntry(item: VocabularyItem): boolean {
+  const f = entryFacts.get(item);
+  if (!f) return false;
+  if (f.source === 'passage') return true;
+  // (A rarer sense that Lesk prefers by a wide margin may still be the field's slip: "resistant"
+  // among words of infection read as "conferring immunity", not as withstanding a drug.)
+  return f.usual && f.glossGrade <= f.level && !f.easy;
+}
+
+/** The WordNet sense an entry was glossed with (null for the passage's own definitions). */
+export function entrySense(item: VocabularyItem): { offset: number; pos: WordNetPos } | null {
+  return entryFacts.get(item)?.sense ?? null;
+}
+
+/**
+ * Two entries a student could swap in a matching set: one sense is the other's broader or
+ * narrower sense, or both are kinds of the same thing ("idler: person who does no work",
+ * "lounger: someone who wastes time"), or their meanings read the same.
+ */
+export function entriesRelated(a: VocabularyItem, b: VocabularyItem): boolean {
+  if (a.definition.toLowerCase() === b.definition.toLowerCase()) return true;
+  const sa = entrySense(a);
+  const sb = entrySense(b);
+  if (!sa || !sb || sa.pos !== sb.pos) return false;
+  if (sa.offset === sb.offset) return true;
+  const x = synsetAt(sa.offset, sa.pos);
+  const y = synsetAt(sb.offset, sb.pos);
+  if (!x || !y) return false;
+  const up = (s: Synset) =>
+    new Set(s.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => p.offset));
+  const ux = up(x);
+  const uy = up(y);
+  return ux.has(y.offset) || uy.has(x.offset) || [...ux].some((o) => uy.has(o));
+}
+
+/**
+ * The entries for a matching set: only strong ones (`strongEntry`), none that could be taken
+ * for another already in the set, at most `wanted`.
+ */
+export function matchingEntries(items: VocabularyItem[], wanted: number): VocabularyItem[] {
+  const out: VocabularyItem[] = [];
+  for (const item of items) {
+    if (out.length >= wanted) break;
+    if (!strongEntry(item) || out.some((o) => entriesRelated(o, item))) continue;
+    out.push(item);
+  }
+  return out;
+}
+
 /** A definition of at most three content words, each one a young reader knows ("a young child"). */
 export function plainConcept(definition: string): boolean {
   const words = definition
@@ -911,7 +985,19 @@ export function writeVocabulary(
       c.uses.every((u) => lightVerbObject(u.sentence, u.token))
         ? ACT_LEXFILE
         : undefined;
-    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences, transitive, acts);
+    // "had divested him of his members": with a person as its object, a verb means what can be
+    // done to a person; "their own biology" is what they have, not a science.
+    const keep =
+      c.pos === 'VERB' &&
+      c.uses.length > 0 &&
+      c.uses.every((u) => personObject(u.sentence, u.sentence.tokens.indexOf(u.token)))
+        ? takesPersonObject
+        : c.pos === 'NOUN' &&
+            c.uses.length > 0 &&
+            c.uses.every((u) => possessed(u.sentence, u.sentence.tokens.indexOf(u.token)))
+          ? (sense: Synset) => !fieldOfStudy(sense)
+          : undefined;
+    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences, transitive, acts, keep);
     if (choice) {
       const gloss = tidyDefinition(choice.sense.definition);
       // A noun's gloss that is a sentence is no definition; one with a word far above the class
@@ -1000,6 +1086,20 @@ export function writeVocabulary(
         plainConcept(tidyDefinition(choice.sense.definition))
       ) {
         trace?.(c.lemma, `everyday thing said in three easy words ("${choice.sense.definition}")`);
+        continue;
+      }
+      // "teen" is "teenage" shortened: a form of a word the class knows well, in the same sense.
+      const variant = choice.sense.words
+        .map((w) => w.toLowerCase())
+        .find(
+          (w) =>
+            /^[a-z]+$/.test(w) &&
+            w !== c.lemma &&
+            w.slice(0, 4) === c.lemma.slice(0, 4) &&
+            wordGrade(w) < Math.min(termGrade, level - (level >= 9 ? 2.5 : 2)),
+        );
+      if (!c.compound && variant) {
+        trace?.(c.lemma, `a form of the everyday word "${variant}"`);
         continue;
       }
       if (c.pos === 'ADJ' && choice.sense.lexFile === RELATIONAL_ADJECTIVES) {
@@ -1106,12 +1206,34 @@ export function writeVocabulary(
     taken.add(c.lemma);
     if (meaning) meanings.add(meaning);
     meanings.add(said);
-    out.push({
+    const item: VocabularyItem = {
       term,
       partOfSpeech: LABELS[c.pos],
       definition: gloss.definition,
       context: sentence.text,
+    };
+    const tags = choice ? senseTagCounts(c.lemma, wnPos) : new Map<number, number>();
+    const mostTagged = [...tags.entries()].sort((a, b) => b[1] - a[1])[0];
+    entryFacts.set(item, {
+      source: gloss.source,
+      margin: gloss.source === 'passage' ? Infinity : (choice?.margin ?? 0),
+      // The word's usual sense: the one its corpus tags most, or its only sense.
+      usual:
+        gloss.source === 'passage' ||
+        (!!choice &&
+          (sensesOf(c.lemma, wnPos).length === 1 ||
+            (!!mostTagged && mostTagged[1] >= 2 && mostTagged[0] === choice.sense.offset))),
+      glossGrade: gloss.grade,
+      termGrade,
+      level,
+      easy,
+      sense: choice && gloss.source !== 'passage' ? { offset: choice.sense.offset, pos: wnPos } : null,
     });
+    trace?.(
+      c.lemma,
+      `shown: ${gloss.source}, margin ${entryFacts.get(item)!.margin.toFixed(2)}, usual ${entryFacts.get(item)!.usual}, gloss grade ${gloss.grade.toFixed(1)}, term grade ${termGrade.toFixed(1)}${easy ? ', easy' : ''}${strongEntry(item) ? ', STRONG' : ''}`,
+    );
+    out.push(item);
   }
   return out;
 }
