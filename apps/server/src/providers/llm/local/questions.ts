@@ -1443,8 +1443,9 @@ function repeatsWord(blanked: string, word: string): boolean {
         w.length >= 4 &&
         (stem(w) === own ||
           w.startsWith(head) ||
-          // "teen" in a sentence blanked for "teenage".
-          (own.startsWith(w) && w.length >= 0.5 * own.length)),
+          // "teen" in a sentence blanked for "teenage" (a shortened form, most of the word;
+          // not "under" for "understory").
+          (own.startsWith(w) && w.length >= 0.6 * own.length)),
     );
 }
 

@@ -517,7 +517,10 @@ export function chooseGloss(
       .toLowerCase()
       .split(/[^a-z]+/)
       .filter((w) => w.length > 0 && !/^(?:an?|the|or|and|to|of)$/.test(w));
-    return content.length <= 2 && Math.max(...content.map((w) => wordGrade(w))) > termGrade - 1;
+    return (
+      content.length <= 2 &&
+      Math.max(...content.map((w) => wordGrade(w))) > Math.max(3, termGrade - 1)
+    );
   };
   const usable = options.filter(
     (o) => o.definition.length >= 3 && !self(o.definition) && !noEasier(o.definition),
@@ -763,7 +766,16 @@ export function entriesRelated(a: VocabularyItem, b: VocabularyItem): boolean {
   if (sa.offset === sb.offset) return true;
   const x = synsetAt(sa.offset, sa.pos);
   const y = synsetAt(sb.offset, sb.pos);
-  if (!x || !y) return false;
+  return !!x && !!y && kindred(x, y);
+}
+
+/**
+ * Two senses a student could take for each other: one is the other's broader sense, or both
+ * are kinds of the same thing ("lounger" is a kind of "idler"; "sloop" and "schooner" are
+ * both sailing vessels).
+ */
+export function kindred(x: Synset, y: Synset): boolean {
+  if (x.offset === y.offset && x.pos === y.pos) return true;
   const up = (s: Synset) =>
     new Set(s.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => p.offset));
   const ux = up(x);
@@ -785,7 +797,7 @@ export function matchingEntries(items: VocabularyItem[], wanted: number): Vocabu
   return out;
 }
 
-/** A definition of at most three content words, each one a young reader knows ("a young child"). */
+/** A definition of at most two content words, each one a young reader knows ("a young child"). */
 export function plainConcept(definition: string): boolean {
   const words = definition
     .toLowerCase()
@@ -793,7 +805,31 @@ export function plainConcept(definition: string): boolean {
     .filter(
       (w) => w.length > 0 && !/^(?:an?|the|of|for|to|in|on|or|and|with|that|who|which)$/.test(w),
     );
-  return words.length > 0 && words.length <= 3 && words.every((w) => wordGrade(w) <= 4);
+  return words.length > 0 && words.length <= 2 && words.every((w) => wordGrade(w) <= 4);
+}
+
+/**
+ * Whether WordNet links a sense of `word` by derivation to one of the two commonest senses of
+ * `base` ("warmth" → warm, "traveler" → travel).
+ */
+function derivedFrom(word: string, pos: WordNetPos, base: string, basePos: WordNetPos): boolean {
+  const targets = new Set(
+    sensesOf(base, basePos)
+      .slice(0, 2)
+      .map((x) => x.offset),
+  );
+  if (targets.size === 0) return false;
+  const code = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' }[basePos];
+  const senses = sensesOf(word, pos);
+  for (const sense of senses)
+    for (const p of sense.pointers) {
+      if (p.symbol !== '+' && p.symbol !== '=' && p.symbol !== '\\') continue;
+      if (!targets.has(p.offset)) continue;
+      if (p.pos === code || (code === 'a' && p.pos === 's')) return true;
+    }
+  // "careful: exercising caution or showing care": the usual sense says it with the base.
+  const first = senses[0]?.definition.toLowerCase() ?? '';
+  return new RegExp(`\\b${base}(?:s|es|ed|ing)?\\b`).test(first);
 }
 
 /** Whether WordNet knows a word as a part of speech with one of these categories (any sense). */
@@ -826,18 +862,19 @@ export function derivationBase(word: string): string | null {
     if (s.endsWith('i')) out.push(`${s.slice(0, -1)}y`);
     return out.filter((b) => b.length >= 3);
   };
+  // The meaning must be the base's own: WordNet links the word to one of the base's two
+  // commonest senses ("traveler" to travel, change location; not "suitor" to suit, court a
+  // woman, nor "fitful" to fit).
+  const linked = (pos: WordNetPos, bases: WordNetPos[]) => (b: string) =>
+    bases.some((bp) => derivedFrom(w, pos, b, bp));
   const rules: Array<[RegExp, (base: string) => boolean, boolean]> = [
     // The doer: a person, from a verb.
-    [/(?:er|or)$/, (b) => hasSense(b, 'verb'), hasSense(w, 'noun', PERSON_LEXFILE)],
+    [/(?:er|or)$/, linked('noun', ['verb']), hasSense(w, 'noun', PERSON_LEXFILE)],
     [/wards?$/, (b) => hasSense(b, 'noun') || hasSense(b, 'adv'), true],
-    [
-      /th$/,
-      (b) => hasSense(b, 'adj') || hasSense(b, 'verb'),
-      hasSense(w, 'noun', QUALITY_LEXFILES),
-    ],
-    [/ness$/, (b) => hasSense(b, 'adj'), hasSense(w, 'noun', QUALITY_LEXFILES)],
-    [/(?:less|ful)$/, (b) => hasSense(b, 'noun') || hasSense(b, 'verb'), hasSense(w, 'adj')],
-    [/ish$/, (b) => hasSense(b, 'adj') || hasSense(b, 'noun'), hasSense(w, 'adj')],
+    [/th$/, linked('noun', ['adj', 'verb']), hasSense(w, 'noun', QUALITY_LEXFILES)],
+    [/ness$/, linked('noun', ['adj']), hasSense(w, 'noun', QUALITY_LEXFILES)],
+    [/(?:less|ful)$/, linked('adj', ['noun', 'verb']), hasSense(w, 'adj')],
+    [/ish$/, linked('adj', ['adj', 'noun']), hasSense(w, 'adj')],
   ];
   for (const [ending, baseOk, wordOk] of rules) {
     const m = ending.exec(w);
@@ -965,6 +1002,13 @@ export function writeVocabulary(
     );
     const options: Gloss[] = [];
     const own = definitionOf(c);
+    // A familiar word the passage describes ("A coconut is a seed with a thick, hairy shell")
+    // is still the word the class knows: taught only from grade 5 (the familiar list is what
+    // fourth-graders know) and only as a term the passage is about.
+    if (own && familiar && !(level >= 5 && (keyTerms.has(c.lemma) || c.count >= 3 || c.compound))) {
+      trace?.(c.lemma, 'familiar word the passage only describes');
+      continue;
+    }
     if (own)
       options.push({
         definition: own.definition,
@@ -1075,7 +1119,7 @@ export function writeVocabulary(
         trace?.(c.lemma, `everyday thing (grade ${grade.toFixed(1)})`);
         continue;
       }
-      // "toddler: a young child": an everyday thing that three words a young reader knows say
+      // "toddler: a young child": an everyday thing that two words a young reader knows say
       // entirely is an everyday word, however seldom it is spoken; not a word of the formal,
       // Latinate register ("combatant: someone who fights"), which is what Tier 2 teaches.
       if (
@@ -1085,7 +1129,7 @@ export function writeVocabulary(
         EVERYDAY_THINGS.has(choice.sense.lexFile) &&
         plainConcept(tidyDefinition(choice.sense.definition))
       ) {
-        trace?.(c.lemma, `everyday thing said in three easy words ("${choice.sense.definition}")`);
+        trace?.(c.lemma, `everyday thing said in two easy words ("${choice.sense.definition}")`);
         continue;
       }
       // "teen" is "teenage" shortened: a form of a word the class knows well, in the same sense.
@@ -1227,7 +1271,8 @@ export function writeVocabulary(
       termGrade,
       level,
       easy,
-      sense: choice && gloss.source !== 'passage' ? { offset: choice.sense.offset, pos: wnPos } : null,
+      sense:
+        choice && gloss.source !== 'passage' ? { offset: choice.sense.offset, pos: wnPos } : null,
     });
     trace?.(
       c.lemma,
