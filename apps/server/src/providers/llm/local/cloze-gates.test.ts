@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, type Analysis, type Sentence } from './analyse.js';
-import { clozeBlankFault, clozeOptionFault, type ClozeTarget } from './gates.js';
+import {
+  classFault,
+  clozeBlankFault,
+  clozeOptionFault,
+  sameRoleElsewhere,
+  type ClozeTarget,
+} from './gates.js';
 import { pairedQuotes, pairedWithNoun, quote } from './questions.js';
 
 // Sentences written for these tests (CC0); none is taken from an evaluation passage.
@@ -150,5 +156,53 @@ describe('cloze stems keep their quotation marks paired', () => {
   it('knows a sentence that holds only half a quotation', () => {
     expect(pairedQuotes('"Keep close to the wall," he said.')).toBe(true);
     expect(pairedQuotes('"Keep close to the wall, he said.')).toBe(false);
+  });
+});
+
+// Written for these tests (CC0): a short text where two words name the same people.
+const ORCHESTRA = [
+  'The conductor raised her baton and the hall fell silent.',
+  'The violinists tuned their strings while the drummer waited.',
+  'Most musicians rehearse every day for hours.',
+  'The players rehearse every day in the hall.',
+  'After the concert the cellist packed her bow into its case.',
+].join(' ');
+
+describe('cloze options must compete in meaning, and not be right as well (issues 13, 22)', () => {
+  it('drops an option whose only class in common with the key is "entity" or "abstraction"', () => {
+    // "The gland releases _____" with "elbow": a hormone and a body part share no nameable class.
+    expect(classFault('insulin', 'elbow')).toBe('unrelated meaning');
+    expect(classFault('thimble', 'courage')).toBe('unrelated meaning');
+  });
+
+  it('keeps options of one broad class that are checkably different', () => {
+    expect(classFault('copper', 'zinc')).toBeNull();
+    expect(classFault('harbour', 'valley')).toBeNull();
+    expect(classFault('scribe', 'goldsmith')).toBeNull();
+  });
+
+  it('drops made things, events or ideas of the same narrow class, which often both fit', () => {
+    // "typed it on her _____": a notebook or a laptop; "a _____ swept the coast": typhoon or gale.
+    expect(classFault('notebook', 'laptop')).toBe('same narrow class');
+    expect(classFault('typhoon', 'gale')).toBe('same narrow class');
+    expect(classFault('physics', 'chemistry')).toBe('same narrow class');
+  });
+
+  it('drops a kind of person that can be the same person as the key (kin, age, sex)', () => {
+    // The captain may be a grandfather; a teenager may be a student. A captain is not a toddler.
+    expect(classFault('captain', 'grandfather')).toBe('person of another kind');
+    expect(classFault('teenager', 'student')).toBe('person of another kind');
+    expect(classFault('teenager', 'toddler')).toBeNull();
+  });
+
+  it('drops an option that is not a noun for a noun key ("a _____ fair" with "drear")', () => {
+    expect(classFault('maiden', 'drear')).toBe('not a noun');
+  });
+
+  it('drops a word the passage puts in the same role elsewhere (the same people, two names)', () => {
+    const a = analyse(ORCHESTRA);
+    // "musicians rehearse" and "players rehearse": either fits "Most _____ rehearse".
+    expect(sameRoleElsewhere(a, 'musician', 'player', 'NOUN')).toBe(true);
+    expect(sameRoleElsewhere(a, 'musician', 'cellist', 'NOUN')).toBe(false);
   });
 });
