@@ -24,6 +24,8 @@ async function useUpCredits(request: APIRequestContext, account: TestAccount) {
         grade: '4th Grade (Year 5)',
         type: 'Quiz',
         referenceText: PASSAGE,
+        // Few enough for this short story to answer in full, so each one is charged (decision 025).
+        descriptionText: '2 questions',
       },
     });
     expect(res.status(), await res.text()).toBe(201);

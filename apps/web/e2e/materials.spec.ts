@@ -25,6 +25,8 @@ async function generateThroughApi(request: APIRequestContext, account: TestAccou
         grade: '4th Grade (Year 5)',
         type: 'Quiz',
         referenceText: PASSAGE,
+        // Few enough for this short story to answer in full, so each one is charged (decision 025).
+        descriptionText: '2 questions',
       },
     });
     expect(res.status(), await res.text()).toBe(201);
@@ -167,6 +169,12 @@ test.describe('material generator', () => {
     // A short grade-4 story may have no word worth teaching (the generator abstains rather than
     // teaching 'bread'), so the card is checked by the section every worksheet has.
     await expect(card.getByRole('heading', { name: 'Part 1: Fill in the blank' })).toBeVisible();
+    // The story holds a few of the 13 questions a worksheet asks for: not charged for, and told
+    // so (decision 025); the form's balance is the server's again.
+    await expect(card.locator('.mv-notes')).toContainText(
+      /This text supported only \d of the 13 questions asked for, so this generation was not counted/,
+    );
+    await expect(page.locator('.credits-line')).toHaveText('Generations left: 5');
 
     await card.getByRole('button', { name: /^Export/ }).click();
     await card.getByRole('link', { name: 'Print student copy' }).click();

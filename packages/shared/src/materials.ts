@@ -297,10 +297,26 @@ export const MaterialDocumentSchema = z.object({
       /** True when there was no reference text to check answers against. */
       unverified: z.boolean().default(false),
       notes: z.array(z.string().max(500)).max(10).default([]),
+      /**
+       * Questions the plan asked for in the sections (a lesson's exit ticket is not counted),
+       * and how many the type holds by default at this grade. A generation that makes fewer
+       * than half of the smaller is not charged for (decision 025). Absent in older documents.
+       */
+      questionsAskedFor: z.number().int().nonnegative().optional(),
+      typicalQuestions: z.number().int().nonnegative().optional(),
     })
     .default({ engine: 'local', droppedQuestions: 0, unverified: false, notes: [] }),
 });
 export type MaterialDocument = z.infer<typeof MaterialDocumentSchema>;
+
+/**
+ * The note a material carries when it was not charged for because the text supported too few
+ * of the questions asked for (decision 025); shown first among the generator's notes.
+ */
+export function generationNotCountedNote(made: number, askedFor: number): string {
+  const supported = made === 0 ? 'none' : `only ${made}`;
+  return `This text supported ${supported} of the ${askedFor} question${askedFor === 1 ? '' : 's'} asked for, so this generation was not counted: your credit has been given back.`;
+}
 
 /** The spec's output shape: the text in choices[0].message.content, and the structured form. */
 export const MaterialOutputSchema = z.object({

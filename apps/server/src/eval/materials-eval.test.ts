@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LOCAL_MINIMUM_WORDS } from '../providers/llm/index.js';
 import {
   DEFECT_CODES,
   EVAL_DIR,
@@ -23,13 +24,15 @@ const floor = JSON.parse(readFileSync(path.join(EVAL_DIR, 'ci-floor.json'), 'utf
 };
 
 describe('the materials evaluation set', () => {
-  it('holds at least 12 held-out and 6 dev passages of 300 to 1,500 words, grades 3 to 12, of every genre', () => {
+  // Short texts (a fable, a poem, a paragraph pasted by a teacher) are where the generator does
+  // worst, so the set holds them too: any length the generator accepts, up to 1,500 words.
+  it('holds at least 12 held-out and 6 dev passages of 60 to 1,500 words, grades 3 to 12, of every genre', () => {
     const heldout = loadPassages('heldout');
     const dev = loadPassages('dev');
     expect(heldout.length).toBeGreaterThanOrEqual(12);
     expect(dev.length).toBeGreaterThanOrEqual(6);
     for (const passage of [...heldout, ...dev]) {
-      expect(passage.words, passage.slug).toBeGreaterThanOrEqual(300);
+      expect(passage.words, passage.slug).toBeGreaterThanOrEqual(LOCAL_MINIMUM_WORDS);
       expect(passage.words, passage.slug).toBeLessThanOrEqual(1500);
       expect(passage.licence, passage.slug).toMatch(/public domain|CC0/i);
     }

@@ -329,26 +329,51 @@ export async function claimGeneration(
   return row;
 }
 
-/** Stores the output of a running generation. False when it was deleted meanwhile. */
+/**
+ * Stores the output of a running generation; null when it was deleted or taken over meanwhile.
+ * `free` is the output to store instead when the generation is not to be charged for (too few
+ * questions, decision 025): if a credit was taken for it, the credit is given back in the same
+ * transaction, exactly once (the row is locked and `charged` cleared), and that output stored.
+ * A subscriber's generation took no credit, so it keeps `output`.
+ */
 export async function finishGeneration(
   db: Db,
   id: string,
   output: MaterialOutput,
-): Promise<boolean> {
-  const rows = await db
-    .update(generatedMaterials)
-    .set({
-      status: 'finished',
-      output,
-      error: null,
-      charged: false,
-      leaseUntil: null,
-      finishedAt: sql`now()`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(generatedMaterials.id, id), eq(generatedMaterials.status, 'running')))
-    .returning({ id: generatedMaterials.id });
-  return rows.length > 0;
+  free?: MaterialOutput,
+): Promise<{ refunded: boolean } | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({
+        status: generatedMaterials.status,
+        charged: generatedMaterials.charged,
+        userId: generatedMaterials.userId,
+      })
+      .from(generatedMaterials)
+      .where(eq(generatedMaterials.id, id))
+      .for('update');
+    if (!row || row.status !== 'running') return null;
+    const refund = free !== undefined && row.charged && !!row.userId;
+    await tx
+      .update(generatedMaterials)
+      .set({
+        status: 'finished',
+        output: refund ? free : output,
+        error: null,
+        charged: false,
+        leaseUntil: null,
+        finishedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(generatedMaterials.id, id));
+    if (refund) {
+      await tx
+        .update(users)
+        .set({ generationCredits: sql`${users.generationCredits} + 1` })
+        .where(eq(users.id, row.userId!));
+    }
+    return { refunded: refund };
+  });
 }
 
 /** Puts a generation back in the queue's hands after a transient error. */

@@ -38,6 +38,7 @@ import {
 } from './exports/index.js';
 import { presentChapterMaterialCard, presentMaterial, presentSet } from './materials.presenter.js';
 import * as repo from './materials.repository.js';
+import { questionShortfall, withNotCountedNote } from './materials.shortfall.js';
 
 export type { GoogleFormPlan };
 
@@ -81,7 +82,8 @@ export function availableMaterialTypes(): string[] {
 
 /**
  * Folders, materials and their generation. A generation takes one credit when it starts
- * (never from a subscriber), runs as a background job, and gives the credit back if it fails.
+ * (never from a subscriber), runs as a background job, and gives the credit back if it fails
+ * or makes fewer than half of the questions asked for (decision 025).
  */
 export class MaterialsService {
   /** `chapterMaterials` answers by "book\nchapter", least recently used first. */
@@ -400,8 +402,8 @@ export class MaterialsService {
   }
 
   /**
-   * The job: claims the material (so no two workers run it), generates, and stores the output;
-   * a transient failure (a busy model) goes back to the queue while attempts remain, any other
+   * The job: claims the material (so no two workers run it), generates, and stores the output
+   * (with the credit given back when the text supported too few questions); a transient failure (a busy model) goes back to the queue while attempts remain, any other
    * failure marks it failed with the reason and refunds the credit.
    */
   async runGeneration(materialId: string): Promise<void> {
@@ -426,13 +428,20 @@ export class MaterialsService {
         },
         timeout,
       );
-      const stored = await repo.finishGeneration(this.db, materialId, toOutput(document));
+      const shortfall = questionShortfall(document);
+      const finished = await repo.finishGeneration(
+        this.db,
+        materialId,
+        toOutput(document),
+        shortfall ? toOutput(withNotCountedNote(document, shortfall)) : undefined,
+      );
       this.deps.log.info(
         {
           materialId,
           ms: Math.round(performance.now() - started),
           engine: this.deps.generator.engine,
-          stored,
+          stored: finished !== null,
+          ...(shortfall ? { shortfall, refunded: finished?.refunded ?? false } : {}),
         },
         'material generated',
       );

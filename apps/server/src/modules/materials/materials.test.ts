@@ -11,9 +11,21 @@ import {
 import { generatedMaterials, users } from '../../db/schema/index.js';
 import { chapter } from '../../test/chapters.js';
 import { createTestApp, createUser, type TestApp } from '../../test/helpers.js';
-import { MAX_ATTEMPTS } from './materials.service.js';
+import * as repo from './materials.repository.js';
+import { MAX_ATTEMPTS, toOutput } from './materials.service.js';
+import { questionShortfall, withNotCountedNote } from './materials.shortfall.js';
 
 const TEXT = chapter(84).text;
+
+/** A 167-word story: the built-in generator finds 3 checked quiz questions in it, not 10. */
+const STORY = `The sun had not yet risen when Anna left the farmhouse. She carried a lantern in one hand and a basket of bread in the other, because the path to the mill was long and the morning was cold. Her brother Tomas had promised to meet her at the old bridge, but when she reached it the bridge was empty.
+
+Anna waited beside the river for a long time. The water was high after three days of rain, and it roared under the wooden planks. At last she saw a light moving among the trees. It was Tomas, and he was running. He told her that the miller had fallen ill in the night and that the mill wheel had stopped.
+
+Together they hurried along the bank. When they reached the mill, the miller's daughter was standing at the door with a candle. She thanked them for the bread and asked Anna to sit with her father while Tomas went to fetch the doctor from the village.`;
+
+const NOT_COUNTED =
+  /^This text supported (?:only \d+|none) of the \d+ questions? asked for, so this generation was not counted: your credit has been given back\.$/;
 
 function form(overrides: Record<string, unknown> = {}) {
   return {
@@ -186,6 +198,118 @@ describe('materials API', () => {
     const ok = await post('generatematerial', form(), subscriber.auth);
     expect(ok.statusCode).toBe(201);
     expect(await credits(t, subscriber.user.id)).toBe(0);
+  });
+
+  describe('a generation far below the questions asked for (decision 025)', () => {
+    const documentOf = async (id: string, auth: { authorization: string }) =>
+      MaterialOutputSchema.parse((await get(`getmaterial?id=${id}`, auth)).json().data.output)
+        .document;
+    const sectionQuestions = (document: { sections: Array<{ questions: unknown[] }> }) =>
+      document.sections.reduce((n, s) => n + s.questions.length, 0);
+
+    it('is not charged for, and its notes say so first', async () => {
+      const { user, auth } = await createUser(t.app, { generationCredits: 1 });
+      const { id, check } = await generate(auth, { referenceText: STORY });
+      expect(check).toEqual({ finished: true, status: 'finished' });
+      expect(await credits(t, user.id)).toBe(1);
+      const document = await documentOf(id, auth);
+      const made = sectionQuestions(document);
+      expect(made).toBeGreaterThan(0);
+      expect(made * 2).toBeLessThan(10);
+      expect(document.generator).toMatchObject({ questionsAskedFor: 10, typicalQuestions: 10 });
+      expect(document.generator.notes[0]).toMatch(NOT_COUNTED);
+      expect(document.generator.notes[0]).toContain(`only ${made} of the 10 questions asked for`);
+      // The refund is stored with the material: `charged` is clear, so deleting it refunds nothing.
+      const [row] = await t.app.db
+        .select({ charged: generatedMaterials.charged })
+        .from(generatedMaterials)
+        .where(eq(generatedMaterials.id, id));
+      expect(row!.charged).toBe(false);
+      expect((await post('deletegeneratedmaterial', { id }, auth)).statusCode).toBe(200);
+      expect(await credits(t, user.id)).toBe(1);
+    });
+
+    it('is charged for when the text supports at least half, with no such note', async () => {
+      const { user, auth } = await createUser(t.app, { generationCredits: 1 });
+      const { id, check } = await generate(auth);
+      expect(check.status).toBe('finished');
+      expect(await credits(t, user.id)).toBe(0);
+      const document = await documentOf(id, auth);
+      expect(sectionQuestions(document)).toBe(10);
+      expect(document.generator.notes.some((n) => NOT_COUNTED.test(n))).toBe(false);
+    });
+
+    it('is charged for when far more than the type holds was asked for and half of a standard one came', async () => {
+      const { user, auth } = await createUser(t.app, { generationCredits: 1 });
+      // The chapter's first 500 words hold 14 checked questions, not 50.
+      const opening = TEXT.split(/(?<=\s)/)
+        .slice(0, 500)
+        .join('');
+      const { id } = await generate(auth, {
+        referenceText: opening,
+        descriptionText: '50 questions',
+      });
+      const document = await documentOf(id, auth);
+      expect(document.generator).toMatchObject({ questionsAskedFor: 50, typicalQuestions: 10 });
+      const made = sectionQuestions(document);
+      // Fewer than half of the 50 asked for, but a full quiz's worth: asking big is no way round paying.
+      expect(made * 2).toBeLessThan(50);
+      expect(made).toBeGreaterThanOrEqual(5);
+      expect(await credits(t, user.id)).toBe(0);
+    });
+
+    it('still needs a credit to start: a user with none gets 402 for a short text too', async () => {
+      const broke = await createUser(t.app, { generationCredits: 0 });
+      const res = await post('generatematerial', form({ referenceText: STORY }), broke.auth);
+      expect(res.statusCode).toBe(402);
+      expect(await credits(t, broke.user.id)).toBe(0);
+      const list = (await get('getusersmaterials', broke.auth)).json().generatedMaterials;
+      expect(list.count).toBe(0);
+    });
+
+    it("leaves a subscriber's balance alone and adds no note (nothing was charged)", async () => {
+      const { user, auth } = await createUser(t.app, { generationCredits: 2, isSubscribed: true });
+      const { id } = await generate(auth, { referenceText: STORY });
+      expect(await credits(t, user.id)).toBe(2);
+      const document = await documentOf(id, auth);
+      expect(document.generator.notes.some((n) => NOT_COUNTED.test(n))).toBe(false);
+    });
+
+    it('gives the credit back once, in the transaction that stores the material', async () => {
+      const { user, auth } = await createUser(t.app, { generationCredits: 3 });
+      const [row] = await t.app.db
+        .insert(generatedMaterials)
+        .values({
+          userId: user.id,
+          name: 'Finished twice',
+          grade: GRADES[8],
+          subject: 'English',
+          type: 'Quiz',
+          referenceText: STORY,
+          status: 'running',
+          attempts: 1,
+          charged: true,
+        })
+        .returning();
+      const document = await t.app.materials.preview({
+        type: 'Quiz',
+        grade: GRADES[8],
+        referenceText: STORY,
+        descriptionText: '',
+      });
+      const shortfall = questionShortfall(document);
+      expect(shortfall).toMatchObject({ askedFor: 10 });
+      const free = toOutput(withNotCountedNote(document, shortfall!));
+      // Two workers (an expired lease taken over) finishing at once: one stores, one refund.
+      const results = await Promise.all([
+        repo.finishGeneration(t.app.db, row!.id, toOutput(document), free),
+        repo.finishGeneration(t.app.db, row!.id, toOutput(document), free),
+      ]);
+      expect(results.filter((r) => r?.refunded)).toHaveLength(1);
+      expect(results.filter((r) => r === null)).toHaveLength(1);
+      expect(await credits(t, user.id)).toBe(4);
+      expect((await documentOf(row!.id, auth)).generator.notes[0]).toMatch(NOT_COUNTED);
+    });
   });
 
   it('accepts exactly 5 of 20 parallel starts with 5 credits, and the balance never goes below 0', async () => {

@@ -66,6 +66,10 @@ export function createInProcessLocalGenerator(): MaterialGenerator {
   return new GatedGenerator(new LocalAdapter(), LOCAL_MINIMUM_WORDS);
 }
 
+function sumOf(counts: Partial<Record<QuestionKind, number>>): number {
+  return Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
+}
+
 function label(kind: QuestionKind): string {
   return QUESTION_KIND_LABELS[kind].toLowerCase();
 }
@@ -175,7 +179,13 @@ export class GatedGenerator implements MaterialGenerator {
       ...document,
       sections,
       ...(lesson ? { lesson } : {}),
-      generator: { ...document.generator, notes: notes.slice(0, 10) },
+      generator: {
+        ...document.generator,
+        notes: notes.slice(0, 10),
+        // Set here, from the plan, whatever the adapter wrote: the materials service charges by them.
+        questionsAskedFor: sumOf(plan.counts),
+        typicalQuestions: plan.typicalQuestions,
+      },
     });
     if (!parsed.success) {
       throw new GenerationError(

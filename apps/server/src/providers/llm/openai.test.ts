@@ -315,4 +315,62 @@ describe('openai adapter against a fake OpenAI-compatible server', () => {
       await t.close();
     }
   });
+  it('runs through the API: too few checked questions are not charged for, a full material is (decision 025)', async () => {
+    const t = await createTestApp({
+      JOBS_ENABLED: 'true',
+      LLM_BASE_URL: baseUrl,
+      LLM_MODEL: 'test-model',
+      LLM_TIMEOUT: '2',
+    });
+    try {
+      const { users, generatedMaterials } = await import('../../db/schema/index.js');
+      const { eq } = await import('drizzle-orm');
+      const { user, auth } = await createUser(t.app, { generationCredits: 1 });
+      const credits = async () =>
+        (
+          await t.app.db
+            .select({ n: users.generationCredits })
+            .from(users)
+            .where(eq(users.id, user.id))
+        )[0]!.n;
+      const generateOne = async () => {
+        const start = await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/materials/generatematerial',
+          headers: auth,
+          payload: request(),
+        });
+        expect(start.statusCode, start.body).toBe(201);
+        const id = start.json().materialId as string;
+        for (let i = 0; i < 200; i++) {
+          const [row] = await t.app.db
+            .select()
+            .from(generatedMaterials)
+            .where(eq(generatedMaterials.id, id));
+          if (row!.status === 'finished' || row!.status === 'failed') return row!;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error('timed out');
+      };
+
+      // 2 of the 6 asked for, and nothing more when asked again: the credit comes back.
+      fake.script = [{ content: material(good(2)) }, { content: material([]) }];
+      const short = await generateOne();
+      expect(short.status).toBe('finished');
+      expect(numberedQuestions(short.output!.document)).toHaveLength(2);
+      expect(short.output!.document.generator.notes[0]).toBe(
+        'This text supported only 2 of the 6 questions asked for, so this generation was not counted: your credit has been given back.',
+      );
+      expect(await credits()).toBe(1);
+
+      // All 6: charged as always, with the credit the short one gave back.
+      fake.script = [{ content: material(good(6)) }];
+      const full = await generateOne();
+      expect(numberedQuestions(full.output!.document)).toHaveLength(6);
+      expect(full.output!.document.generator.notes.join(' ')).not.toMatch(/not counted/);
+      expect(await credits()).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
 });

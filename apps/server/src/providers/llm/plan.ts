@@ -24,6 +24,8 @@ export interface GenerationPlan {
   focusTerms: string[];
   /** What the description asked for that shaped the plan, for the teacher's notes. */
   understood: string[];
+  /** Questions the type holds by default at this grade (what a description may enlarge). */
+  typicalQuestions: number;
 }
 
 export const MAX_QUESTIONS = 50;
@@ -266,6 +268,7 @@ export function buildPlan(
     wordBank,
     focusTerms: focusTermsOf(text),
     understood,
+    typicalQuestions: sumOf(base),
   };
 }
 

@@ -21,7 +21,9 @@ export interface GenerationState {
  * it has, reload the list and log 'Finished'. A start or check error (or a failed generation)
  * resets the button and shows the error.
  */
-export function useGeneration(options: { onStarted?: () => void; onFailed?: () => void } = {}) {
+export function useGeneration(
+  options: { onStarted?: () => void; onFinished?: () => void; onFailed?: () => void } = {},
+) {
   const client = useQueryClient();
   const [state, setState] = useState<GenerationState>({
     phase: 'idle',
@@ -43,6 +45,7 @@ export function useGeneration(options: { onStarted?: () => void; onFailed?: () =
           const answer = await checkGeneration(id);
           if (answer.finished) {
             await client.invalidateQueries({ queryKey: materialKeys.all });
+            callbacks.current.onFinished?.();
             setState((s) => ({ ...s, phase: 'finished', log: 'Finished' }));
             return;
           }

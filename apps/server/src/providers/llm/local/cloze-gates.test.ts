@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, type Analysis, type Sentence } from './analyse.js';
-import { clozeBlankFault, clozeOptionFault, type ClozeTarget } from './gates.js';
+import {
+  bareSingularSlot,
+  classFault,
+  countable,
+  usageFault,
+  clozeBlankFault,
+  clozeOptionFault,
+  sameRoleElsewhere,
+  type ClozeTarget,
+} from './gates.js';
 import { pairedQuotes, pairedWithNoun, quote } from './questions.js';
 
 // Sentences written for these tests (CC0); none is taken from an evaluation passage.
@@ -150,5 +159,105 @@ describe('cloze stems keep their quotation marks paired', () => {
   it('knows a sentence that holds only half a quotation', () => {
     expect(pairedQuotes('"Keep close to the wall," he said.')).toBe(true);
     expect(pairedQuotes('"Keep close to the wall, he said.')).toBe(false);
+  });
+});
+
+// Written for these tests (CC0): a short text where two words name the same people.
+const ORCHESTRA = [
+  'The conductor raised her baton and the hall fell silent.',
+  'The violinists tuned their strings while the drummer waited.',
+  'Most musicians rehearse every day for hours.',
+  'The players rehearse every day in the hall.',
+  'After the concert the cellist packed her bow into its case.',
+].join(' ');
+
+describe('cloze options must compete in meaning, and not be right as well (issues 13, 22)', () => {
+  it('drops an option whose only class in common with the key is "entity" or "abstraction"', () => {
+    // "The gland releases _____" with "elbow": a hormone and a body part share no nameable class.
+    expect(classFault('insulin', 'elbow')).toBe('unrelated meaning');
+    expect(classFault('thimble', 'courage')).toBe('unrelated meaning');
+  });
+
+  it('keeps options of one broad class that are checkably different', () => {
+    expect(classFault('copper', 'zinc')).toBeNull();
+    expect(classFault('harbour', 'valley')).toBeNull();
+    expect(classFault('scribe', 'goldsmith')).toBeNull();
+  });
+
+  it('drops made things, events or ideas of the same narrow class, which often both fit', () => {
+    // "typed it on her _____": a notebook or a laptop; "a _____ swept the coast": typhoon or gale.
+    expect(classFault('notebook', 'laptop')).toBe('same narrow class');
+    expect(classFault('typhoon', 'gale')).toBe('same narrow class');
+    expect(classFault('physics', 'chemistry')).toBe('same narrow class');
+  });
+
+  it('drops a kind of person that can be the same person as the key (kin, age, sex)', () => {
+    // The captain may be a grandfather; a teenager may be a student. A captain is not a toddler.
+    expect(classFault('captain', 'grandfather')).toBe('person of another kind');
+    expect(classFault('teenager', 'student')).toBe('person of another kind');
+    expect(classFault('teenager', 'toddler')).toBeNull();
+  });
+
+  it('drops an option that is not a noun for a noun key ("a _____ fair" with "drear")', () => {
+    expect(classFault('maiden', 'drear')).toBe('not a noun');
+  });
+
+  it('drops a word the passage puts in the same role elsewhere (the same people, two names)', () => {
+    const a = analyse(ORCHESTRA);
+    // "musicians rehearse" and "players rehearse": either fits "Most _____ rehearse".
+    expect(sameRoleElsewhere(a, 'musician', 'player', 'NOUN')).toBe(true);
+    expect(sameRoleElsewhere(a, 'musician', 'cellist', 'NOUN')).toBe(false);
+  });
+});
+
+// Written for these tests (CC0).
+const WORKSHOP = [
+  'The mill used a water wheel and a screw press to squeeze the apples.',
+  'Winter storms batter the orchard every year.',
+  'A cooper made the barrels, and a carter drove them to Bristol.',
+  'The apples were packed in straw before the journey.',
+  'In a good year the cider was sold in Bristol and in London.',
+  'Each barrel held a harvest of sweet juice.',
+  'The cooper and the miller, Ned Hale and Tom Price, argued about the price.',
+  'Ned Hale kept the accounts, and Tom Price kept the keys.',
+  'A carter needs a strong horse, a wagon and a place to sleep.',
+  'The farm had a pond, an oasis of shade and a barn.',
+].join(' ');
+
+describe('cloze options the passage itself rules out (issues 13, 22)', () => {
+  const a = analyse(WORKSHOP);
+
+  it('drops a word the passage only uses as half of a compound ("a skilled screw")', () => {
+    expect(usageFault(a, 'screw')).toBe('half of a compound');
+    expect(usageFault(a, 'cooper')).toBeNull();
+  });
+
+  it('drops a word the passage only uses as a verb before "the" ("storms batter the orchard")', () => {
+    expect(usageFault(a, 'batter')).toBe('reads as a verb');
+  });
+
+  it('keeps nouns that need "a" out of a blank that stands without one ("packed in _____")', () => {
+    const s = sentenceWith(a, 'The apples were packed');
+    const straw = s.text.indexOf('straw');
+    expect(bareSingularSlot(s, straw)).toBe(true);
+    expect(countable(a, 'barrel')).toBe(true);
+    expect(countable(a, 'place')).toBe(true);
+    expect(countable(a, 'juice')).toBe(false);
+    const t = sentenceWith(a, 'Each barrel held');
+    expect(bareSingularSlot(t, t.text.indexOf('harvest'))).toBe(false);
+    expect(clozeOptionFault(a, target(s, 'straw', 'noun'), 'barrel', s)).toBe('needs an article');
+  });
+
+  it('offers no everyday describing word for a describing word (it fits almost any noun)', () => {
+    const s = sentenceWith(a, 'Each barrel held');
+    expect(clozeOptionFault(a, target(s, 'sweet', 'adjective'), 'new')).toBe(
+      'everyday describing word',
+    );
+  });
+
+  it('offers no place or body of people among people ("Ned Hale and _____" with "Bristol")', () => {
+    const s = sentenceWith(a, 'Ned Hale kept');
+    expect(clozeOptionFault(a, target(s, 'Tom Price', 'person'), 'Bristol')).toBe('not a person');
+    expect(clozeOptionFault(a, target(s, 'Tom Price', 'person'), 'Ned Hale')).toBeNull();
   });
 });

@@ -169,6 +169,144 @@ export function sameStem(a: string, b: string): boolean {
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* The class two words share                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/**
+ * Kinds of person that every person is one of, whatever else they are: kin, age, sex. A
+ * teenager can be a student or a driver, a skipper a father; a scribe cannot be a goldsmith.
+ */
+const PERSON_DIMENSIONS = new Set(['relative', 'juvenile', 'adult', 'male', 'female']);
+
+/** The kin, age and sex classes among the word's classes ("father": relative, male). */
+function personDimensions(lemma: string): Set<string> {
+  const out = new Set<string>();
+  for (const offset of allAncestors(lemma, 'noun').keys()) {
+    const s = synsetAt(offset, 'noun');
+    const head = s?.words[0]?.toLowerCase();
+    if (s?.lexFile === PERSON_FILE && head && PERSON_DIMENSIONS.has(head)) out.add(head);
+  }
+  return out;
+}
+
+/** WordNet's noun.person file, and the depth of its top synset (entity > physical entity > causal agent > person). */
+const PERSON_FILE = 18;
+const PERSON_DEPTH = 3;
+
+/** How many of a word's senses (most frequent first) speak for it when comparing classes. */
+const CLASS_SENSES = 3;
+
+/** Every hypernym of the word's first senses, with its distance (nearest first). */
+function allAncestors(lemma: string, pos: WordNetPos): Map<number, number> {
+  const cacheKey = `${pos}|${lemma.toLowerCase()}`;
+  const cached = allAncestorCache.get(cacheKey);
+  if (cached) return cached;
+  const out = new Map<number, number>();
+  allAncestorCache.set(cacheKey, out);
+  let frontier = sensesOf(lemma, pos).slice(0, CLASS_SENSES);
+  for (const s of frontier) out.set(s.offset, 0);
+  for (let d = 1; d <= 20 && frontier.length; d++) {
+    const next: Synset[] = [];
+    for (const s of frontier)
+      for (const p of s.pointers) {
+        if (!HYPERNYM.has(p.symbol) || out.has(p.offset)) continue;
+        const parent = synsetAt(p.offset, POS_CODES[p.pos] ?? pos);
+        if (!parent) continue;
+        out.set(p.offset, d);
+        next.push(parent);
+      }
+    frontier = next;
+  }
+  return out;
+}
+const allAncestorCache = new Map<string, Map<number, number>>();
+
+/** Edges from a synset up to the root of its hierarchy ("entity" is 0, "abstraction" 1). */
+function depthOf(offset: number, pos: WordNetPos, seen = 0): number {
+  const cacheKey = `${pos}|${offset}`;
+  const cached = depthCache.get(cacheKey);
+  if (cached !== undefined) return cached;
+  const s = synsetAt(offset, pos);
+  const parents = s ? s.pointers.filter((p) => HYPERNYM.has(p.symbol)) : [];
+  const depth =
+    parents.length === 0 || seen > 25
+      ? 0
+      : 1 + Math.min(...parents.map((p) => depthOf(p.offset, pos, seen + 1)));
+  depthCache.set(cacheKey, depth);
+  return depth;
+}
+const depthCache = new Map<string, number>();
+
+export interface SharedClass {
+  /** The shared hypernym's depth below the root: 0–1 is "entity", "abstraction"; 6+ is narrow. */
+  depth: number;
+  /** Edges from the key and from the candidate up to it. */
+  fromKey: number;
+  fromCandidate: number;
+  lexFile: number;
+  name: string;
+}
+
+/**
+ * The nearest class two words share through their most frequent senses (null when none): for
+ * "gale" and "hurricane" a kind of atmospheric phenomenon (narrow), for "melatonin" and "face"
+ * only "abstraction" (no class at all a reader would name).
+ */
+export function sharedClass(key: string, candidate: string, pos: WordNetPos): SharedClass | null {
+  const up = allAncestors(key, pos);
+  const other = allAncestors(candidate, pos);
+  let best: SharedClass | null = null;
+  for (const [offset, d] of other) {
+    const e = up.get(offset);
+    if (e === undefined) continue;
+    const depth = depthOf(offset, pos);
+    if (
+      !best ||
+      d + e < best.fromKey + best.fromCandidate ||
+      (d + e === best.fromKey + best.fromCandidate && depth > best.depth)
+    ) {
+      const s = synsetAt(offset, pos);
+      best = {
+        depth,
+        fromKey: e,
+        fromCandidate: d,
+        lexFile: s?.lexFile ?? -1,
+        name: s?.words[0] ?? '',
+      };
+    }
+  }
+  return best;
+}
+
+/**
+ * Why a noun cannot stand in for the key in meaning, or could stand for the same thing (null
+ * when it is a fair wrong answer). A distractor whose only class in common with the key is
+ * "entity", "physical entity" or "abstraction" ("release _____": melatonin / face / body) is
+ * ruled out by sense alone, so the item is trivial; two made things, events or ideas in the same
+ * narrow class ("phone" and "laptop", both devices; "biology" and "chemistry", both natural
+ * sciences; "gale" and "hurricane") often both fit the sentence. Natural kinds (animals, plants,
+ * substances, places, people) are checkably different and keep their narrow classes.
+ */
+export function classFault(key: string, candidate: string): string | null {
+  if (!lookup(key, 'noun')) return null;
+  // "a _____ fair" with "drear", "fitful": not a noun at all.
+  if (!lookup(candidate, 'noun')) return 'not a noun';
+  const shared = sharedClass(key, candidate, 'noun');
+  if (!shared || shared.depth <= 1) return 'unrelated meaning';
+  // People are named by age, family, work or what befalls them, and one person is all of these:
+  // the skipper is a father, teenagers are students. A wrong answer for a kind of person comes
+  // from the key's own dimension (another kind of worker, another age), not only "person".
+  if (lexFileOf(key, 'noun') === PERSON_FILE && shared.depth <= PERSON_DEPTH) {
+    const mine = personDimensions(key);
+    const theirs = personDimensions(candidate);
+    for (const d of new Set([...mine, ...theirs]))
+      if (!mine.has(d) || !theirs.has(d)) return 'person of another kind';
+  }
+  if (shared.depth >= 6 && !NATURAL_KINDS.has(shared.lexFile)) return 'same narrow class';
+  return null;
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* The role a word plays where it stands                                                     */
 /* ---------------------------------------------------------------------------------------- */
 
@@ -276,6 +414,62 @@ export function usedInSameRole(
     if (e === FOUND) return true;
     throw e;
   }
+}
+
+/** Governors that say nothing about a word's role ("is", "has", "got"). */
+const EMPTY_GOVERNORS = new Set([
+  'G:be',
+  'G:is',
+  'G:was',
+  'G:were',
+  'G:are',
+  'G:have',
+  'G:has',
+  'G:had',
+  'G:do',
+  'G:did',
+  'G:get',
+  'G:got',
+]);
+
+/** The roles a word plays anywhere in the passage (the union of its role signatures). */
+function roleProfile(analysis: Analysis, lemma: string, pos: string): Set<string> {
+  let byLemma = profileCache.get(analysis);
+  if (!byLemma) profileCache.set(analysis, (byLemma = new Map()));
+  const key = `${pos}:${lemma.toLowerCase()}`;
+  const cached = byLemma.get(key);
+  if (cached) return cached;
+  const out = new Set<string>();
+  const info = analysis.words.get(key);
+  for (const si of info?.sentences ?? []) {
+    const s = analysis.sentences[si]!;
+    s.tokens.forEach((t, i) => {
+      if (lemmaOf(t) !== lemma.toLowerCase()) return;
+      for (const sig of roleSignature(s.tokens, i)) if (!EMPTY_GOVERNORS.has(sig)) out.add(sig);
+    });
+  }
+  byLemma.set(key, out);
+  return out;
+}
+const profileCache = new WeakMap<Analysis, Map<string, Set<string>>>();
+
+/**
+ * True when the passage puts the key and the candidate in the same role somewhere, not only
+ * at the blank: the subject of the same verb ("the students need sleep" … "teenagers need
+ * more sleep"), the object of the same verb or preposition, after the same describing word.
+ * The text then treats them as the same kind of thing in that role, often the same referent,
+ * and a reader may defend either.
+ */
+export function sameRoleElsewhere(
+  analysis: Analysis,
+  keyLemma: string,
+  candidateLemma: string,
+  pos: string,
+): boolean {
+  const mine = roleProfile(analysis, keyLemma, pos);
+  if (mine.size === 0) return false;
+  for (const sig of roleProfile(analysis, candidateLemma, pos)) if (mine.has(sig)) return true;
+  return false;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -464,6 +658,16 @@ function properOnly(analysis: Analysis, word: string): boolean {
   return capital;
 }
 
+/** A name WordNet knows only as a place, a body of people or a region, never as a person. */
+function placeOrBody(name: string): boolean {
+  const senses = sensesOf(name.toLowerCase(), 'noun');
+  return (
+    senses.length > 0 &&
+    [14, 15, 17].includes(senses[0]!.lexFile) &&
+    !senses.some((s) => s.lexFile === PERSON_FILE)
+  );
+}
+
 /** A nationality or people used as a describing word ("the British lines", "Irish workers"). */
 function demonym(word: string): boolean {
   return /^\p{Lu}/u.test(word) && !word.includes(' ') && !!lookup(word.toLowerCase(), 'adj');
@@ -614,6 +818,7 @@ export function clozeOptionFault(
   analysis: Analysis,
   target: ClozeTarget,
   option: string,
+  sentence?: Sentence,
 ): string | null {
   if (target.kind === 'number') {
     if (!analysis.numbers.has(option) && !analysis.numbers.has(option.toLowerCase()))
@@ -628,6 +833,8 @@ export function clozeOptionFault(
     // "books in _____ were copied" with "Gutenberg": a person's name among places.
     if (target.kind !== 'person' && personWords(analysis).has(option.toLowerCase()))
       return 'a person';
+    // "The owners, Max Blanck and _____" with "New York": a place or a body among people.
+    if (target.kind === 'person' && placeOrBody(option)) return 'not a person';
     return null;
   }
   // "month" or "week" fits most slots that take a span of time or a quantity.
@@ -671,5 +878,87 @@ export function clozeOptionFault(
     const up = ancestors(keyLemma, pos, 6);
     for (const s of sensesOf(lemma, pos)) if (up.has(s.offset)) return 'more general word';
   }
+  if (target.kind === 'noun') {
+    const why = classFault(keyLemma, lemma) ?? usageFault(analysis, option);
+    if (why) return why;
+    if (sentence && bareSingularSlot(sentence, target.start) && countable(analysis, lemma))
+      return 'needs an article';
+  }
+  // "lack _____ broadband" with "new", "free", "public": everyday describing words fit
+  // almost any noun, so they are either also right or plainly filler.
+  if (target.kind === 'adjective' && wordGrade(option, lemma) < EVERYDAY_ADJECTIVE_GRADE)
+    return 'everyday describing word';
+  if (sameRoleElsewhere(analysis, keyLemma, lemma, posTag)) return 'same role elsewhere';
   return null;
+}
+
+/** Describing words known this early fit almost any noun ("new", "wrong", "large", "free"). */
+const EVERYDAY_ADJECTIVE_GRADE = 4;
+
+/**
+ * Why the passage's own uses of a noun make it a poor option (null when they do not): it only
+ * ever stands before another noun, as half of a compound ("the screw press": "a skilled
+ * screw"), or only before "the"/"a", where it is a verb the tagger took for a noun ("storms
+ * batter the coast": "a batter").
+ */
+export function usageFault(analysis: Analysis, option: string): string | null {
+  const o = option.toLowerCase();
+  let uses = 0;
+  let modifier = 0;
+  let verbLike = 0;
+  for (const s of analysis.sentences) {
+    if (!s.text.toLowerCase().includes(o)) continue;
+    s.tokens.forEach((t, i) => {
+      if (t.value.toLowerCase() !== o) return;
+      uses += 1;
+      const next = s.tokens[i + 1];
+      if (next && next.pos === 'NOUN' && /^\p{Ll}/u.test(next.value)) modifier += 1;
+      else if (next && /^(?:the|a|an|his|her|its|their|our|my|your)$/i.test(next.value))
+        verbLike += 1;
+    });
+  }
+  if (uses === 0) return null;
+  if (modifier === uses) return 'half of a compound';
+  if (verbLike === uses) return 'reads as a verb';
+  return null;
+}
+
+/**
+ * True when the blank is a singular noun with no article or other determiner before its
+ * phrase ("a dry belt of _____ called …", "made of _____"): the key is used as a mass noun there,
+ * and a noun that needs "a" ("place", "oasis") does not fit.
+ */
+export function bareSingularSlot(sentence: Sentence, start: number): boolean {
+  const at = sentence.tokens.findIndex((t) => t.start === start);
+  if (at < 1) return false;
+  const self = sentence.tokens[at]!;
+  if (/s$/i.test(self.value) && !/(?:ss|us|is)$/i.test(self.value)) return false;
+  for (let i = at - 1; i >= 0; i--) {
+    const t = sentence.tokens[i]!;
+    if (t.pos === 'ADJ' || t.pos === 'ADV') continue;
+    if (t.pos === 'DET' || t.pos === 'PRON' || t.pos === 'NUM' || t.pos === 'PROPN') return false;
+    if (/^(?:'s|’s)$/.test(t.value)) return false;
+    return t.pos === 'ADP' || t.pos === 'VERB';
+  }
+  return false;
+}
+
+/** True when the passage counts the noun: writes it in the plural or after "a"/"an"/"one". */
+export function countable(analysis: Analysis, lemma: string): boolean {
+  const info = analysis.words.get(`NOUN:${lemma.toLowerCase()}`);
+  if (!info) return false;
+  for (const form of info.forms.keys())
+    if (form !== info.lemma && /s$/.test(form) && !/ss$/.test(form)) return true;
+  for (const si of info.sentences) {
+    const tokens = analysis.sentences[si]!.tokens;
+    for (let i = 0; i < tokens.length; i++) {
+      if (lemmaOf(tokens[i]!) !== info.lemma) continue;
+      for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+        const v = tokens[j]!.value.toLowerCase();
+        if (/^(?:a|an|one|each|every|another)$/.test(v)) return true;
+        if (tokens[j]!.pos !== 'ADJ' && tokens[j]!.pos !== 'ADV') break;
+      }
+    }
+  }
+  return false;
 }

@@ -51,7 +51,7 @@ export function GenerationForm({
   prefill,
   importSlot,
 }: GenerationFormProps) {
-  const { user, setUser } = useSession();
+  const { user, setUser, refresh } = useSession();
   const types = useMaterialTypes();
   const [name, setName] = useState('');
   const [subject, setSubject] = useState('');
@@ -79,6 +79,11 @@ export function GenerationForm({
     onStarted: () => {
       if (user && !user.isSubscribed)
         setUser({ ...user, generationCredits: Math.max(0, user.generationCredits - 1) });
+    },
+    // A material with too few of the questions asked for is not charged for (decision 025):
+    // the server's balance says whether this one was.
+    onFinished: () => {
+      if (user && !user.isSubscribed) void refresh();
     },
     onFailed: () => {
       if (user && !user.isSubscribed)

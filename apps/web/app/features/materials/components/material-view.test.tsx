@@ -1,6 +1,10 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVIDENCE_NOT_FOUND_MESSAGE, type MaterialDocument } from '@chapterwise/shared';
+import {
+  EVIDENCE_NOT_FOUND_MESSAGE,
+  generationNotCountedNote,
+  type MaterialDocument,
+} from '@chapterwise/shared';
 import { MaterialView } from './material-view';
 
 const document: MaterialDocument = {
@@ -95,5 +99,24 @@ describe('MaterialView', () => {
     teacher.unmount();
     render(<MaterialView document={noted} copy="student" />);
     expect(screen.queryByText(note)).toBeNull();
+  });
+  it('says first, in plain words, when a generation was not counted (decision 025)', () => {
+    const notes = [
+      generationNotCountedNote(3, 10),
+      'The text supported 2 of the 6 multiple choice questions asked for.',
+    ];
+    render(
+      <MaterialView document={{ ...document, generator: { ...document.generator, notes } }} />,
+    );
+    const items = screen
+      .getByRole('complementary', { name: 'Notes from the generator' })
+      .querySelectorAll('li');
+    expect(items[0]!.textContent).toBe(
+      'This text supported only 3 of the 10 questions asked for, so this generation was not counted: your credit has been given back.',
+    );
+    expect(items).toHaveLength(2);
+    expect(generationNotCountedNote(0, 1)).toMatch(
+      /^This text supported none of the 1 question asked for,/,
+    );
   });
 });
