@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { MaterialOutput } from '@chapterwise/shared';
+import type { MaterialDocument, MaterialOutput } from '@chapterwise/shared';
 import type { Db } from '../../db/client.js';
 import {
   generatedMaterials,
@@ -188,6 +188,66 @@ export async function listMaterials(
   const [rows, [total]] = await Promise.all([
     db
       .select()
+      .from(generatedMaterials)
+      .where(where)
+      .orderBy(desc(generatedMaterials.createdAt), desc(generatedMaterials.id))
+      .limit(options.limit)
+      .offset((options.page - 1) * options.limit),
+    db.select({ n: count() }).from(generatedMaterials).where(where),
+  ]);
+  return { rows, count: total?.n ?? 0 };
+}
+
+/** A material's card fields (`listMaterialCards`): the document, not the texts. */
+export type MaterialCardRow = Pick<
+  GeneratedMaterialRow,
+  | 'id'
+  | 'name'
+  | 'grade'
+  | 'subject'
+  | 'type'
+  | 'setId'
+  | 'bookUrl'
+  | 'chapterUrl'
+  | 'createdAt'
+  | 'editedAt'
+  | 'isPlatform'
+  | 'status'
+  | 'error'
+> & { document: MaterialDocument | null };
+
+/**
+ * `listMaterials` as the cards show it (decision 026): the reference text and description (a
+ * chapter each) are not read, and of the output only the document is, by the database, so the
+ * answer carries neither the texts nor the document's text rendering.
+ */
+export async function listMaterialCards(
+  db: Db,
+  userId: string,
+  options: Page & { setId?: string | undefined },
+): Promise<{ rows: MaterialCardRow[]; count: number }> {
+  const where = and(
+    eq(generatedMaterials.userId, userId),
+    options.setId ? eq(generatedMaterials.setId, options.setId) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: generatedMaterials.id,
+        name: generatedMaterials.name,
+        grade: generatedMaterials.grade,
+        subject: generatedMaterials.subject,
+        type: generatedMaterials.type,
+        setId: generatedMaterials.setId,
+        bookUrl: generatedMaterials.bookUrl,
+        chapterUrl: generatedMaterials.chapterUrl,
+        createdAt: generatedMaterials.createdAt,
+        editedAt: generatedMaterials.editedAt,
+        isPlatform: generatedMaterials.isPlatform,
+        status: generatedMaterials.status,
+        error: generatedMaterials.error,
+        document: sql<MaterialDocument | null>`case when ${generatedMaterials.status} = 'finished' then ${generatedMaterials.output} -> 'document' end`,
+      })
       .from(generatedMaterials)
       .where(where)
       .orderBy(desc(generatedMaterials.createdAt), desc(generatedMaterials.id))
