@@ -45,7 +45,9 @@ export function presentMaterialCard(row: MaterialCardRow): MaterialListCard {
     ...(row.isPlatform ? { isPlatform: true } : {}),
     status: row.status,
     ...(row.error ? { error: row.error } : {}),
-    ...(row.status === 'finished' && row.document ? { output: { document: row.document } } : {}),
+    ...(row.status === 'finished' && row.output
+      ? { output: { document: row.output.document } }
+      : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { MaterialDocument, MaterialOutput } from '@chapterwise/shared';
+import type { MaterialOutput } from '@chapterwise/shared';
 import type { Db } from '../../db/client.js';
 import {
   generatedMaterials,
@@ -198,7 +198,7 @@ export async function listMaterials(
   return { rows, count: total?.n ?? 0 };
 }
 
-/** A material's card fields (`listMaterialCards`): the document, not the texts. */
+/** A material's card fields (`listMaterialCards`): no reference text or description. */
 export type MaterialCardRow = Pick<
   GeneratedMaterialRow,
   | 'id'
@@ -214,12 +214,12 @@ export type MaterialCardRow = Pick<
   | 'isPlatform'
   | 'status'
   | 'error'
-> & { document: MaterialDocument | null };
+  | 'output'
+>;
 
 /**
  * `listMaterials` as the cards show it (decision 026): the reference text and description (a
- * chapter each) are not read, and of the output only the document is, by the database, so the
- * answer carries neither the texts nor the document's text rendering.
+ * chapter each) are not read. The presenter keeps only the output's document.
  */
 export async function listMaterialCards(
   db: Db,
@@ -246,7 +246,9 @@ export async function listMaterialCards(
         isPlatform: generatedMaterials.isPlatform,
         status: generatedMaterials.status,
         error: generatedMaterials.error,
-        document: sql<MaterialDocument | null>`case when ${generatedMaterials.status} = 'finished' then ${generatedMaterials.output} -> 'document' end`,
+        // The whole column, not `output -> 'document'`: building a new JSON value in the
+        // database cost embedded PostgreSQL (PGlite) several times what reading the column does.
+        output: generatedMaterials.output,
       })
       .from(generatedMaterials)
       .where(where)
