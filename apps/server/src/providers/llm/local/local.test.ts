@@ -28,6 +28,8 @@ const GRADES_TRIED = ['3rd Grade (Year 4)', '7th Grade (Year 8)', '11th Grade (Y
 let shortAnswersMissing = 0;
 let trueFalseAsked = 0;
 let trueFalseMissing = 0;
+let matchingAsked = 0;
+let matchingMissing = 0;
 
 /** Every rule a teacher relies on, as a list of broken ones (empty when the material is sound). */
 function problemsOf(
@@ -102,7 +104,13 @@ function problemsOf(
     // about X" when the text gives no real question; the note tells the teacher.
     // True/false statements abstain too when a chapter has few sentences that stand alone
     // (first-person dialogue: "I took it up and glanced at it" needs the sentence before).
-    const mayAbstain = kind === 'short_answer' || kind === 'true_false';
+    // Matching abstains too: a set is built only from entries sure enough that no pair spoils
+    // it, and needs four of them (issue 22: one weak pair fails the whole item).
+    const mayAbstain = kind === 'short_answer' || kind === 'true_false' || kind === 'matching';
+    if (kind === 'matching') {
+      matchingAsked += wanted;
+      matchingMissing += Math.max(0, wanted - got);
+    }
     if (mayAbstain ? got > wanted : got !== wanted) problems.push(`${kind}: ${got} of ${wanted}`);
     if (kind === 'short_answer' && got < wanted) shortAnswersMissing += wanted - got;
     if (kind === 'true_false') {
@@ -159,7 +167,9 @@ describe('local generator over a chapter of each of the 34 sample books', () => 
           if (document.vocabulary.length < plan.vocabulary)
             problems.push(`vocabulary ${document.vocabulary.length} of ${plan.vocabulary}`);
         }
-        if (type === 'Worksheet' && document.vocabulary.length < plan.vocabulary) {
+        // One word fewer at most: everyday words that spoken frequency misses ("traveler",
+        // "warmth") are no longer taught, and a long chapter may then lack a sixth word for grade 3.
+        if (type === 'Worksheet' && document.vocabulary.length < plan.vocabulary - 1) {
           problems.push(`vocabulary ${document.vocabulary.length} of ${plan.vocabulary}`);
         }
         const text = renderMaterialText(document);
@@ -177,6 +187,10 @@ describe('local generator over a chapter of each of the 34 sample books', () => 
       }
       // Measured 2026-11-27 (gen-forms): 3% of the quiz's, 7% of the test's statements.
       if (trueFalseAsked) expect(trueFalseMissing / trueFalseAsked).toBeLessThan(0.12);
+      // Measured 2026-11-28 (vocab): 2 of the 34 worksheets' matching sets abstain.
+      if (matchingAsked) expect(matchingMissing / matchingAsked).toBeLessThan(0.2);
+      matchingAsked = 0;
+      matchingMissing = 0;
       shortAnswersMissing = 0;
       trueFalseAsked = 0;
       trueFalseMissing = 0;

@@ -22,6 +22,8 @@ import {
 } from './common.js';
 import { chooseDistractors, targetsOf, type Target } from './targets.js';
 import { wordGrade } from './familiar.js';
+import { stem } from './senses.js';
+import { matchingEntries } from './vocabulary.js';
 import { invertedQuestion, spanText } from './clauses.js';
 import { clozeBlankFault, clozeOptionFault, commonVerb, topicWords } from './gates.js';
 import { antonymsOf, lexFileOf, lookup } from './wordnet.js';
@@ -149,12 +151,21 @@ export function writeMultipleChoice(
   const clozeCap = Math.max(0, Math.floor(clozeBudget(ctx) - (ctx.plan.counts.fill_blank ?? 0)));
   const spareCloze = new Set<number>();
   let cloze = 0;
-  // Many sentences offer no blank worth asking: look through more of them.
-  const sentences = pickSentences(ctx, count * 3, {});
+  // Many sentences offer no blank worth asking: look through more of them, and through more
+  // again on a long text when the options of too many fail their gates.
+  const firstPool = pickSentences(ctx, count * 3, {});
+  const passes: Array<{ tier: number; sentences: Sentence[] }> = (
+    ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]
+  ).map((tier) => ({ tier, sentences: firstPool }));
+  if (ctx.analysis.sentences.length > count * 6)
+    passes.push({ tier: 0, sentences: [] }, { tier: 1, sentences: [] });
   // Key words first; words a little less rare ("steady", "delivery") only when the material
   // would otherwise fall short.
-  for (const tier of ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]) {
-    if (tier > 0 && out.length - spareCloze.size >= count) break;
+  for (const [p, pass] of passes.entries()) {
+    const tier = pass.tier;
+    if (p > 0 && out.length - spareCloze.size >= count) break;
+    const sentences =
+      pass.sentences.length || p === 0 ? pass.sentences : pickSentences(ctx, count * 6, {});
     for (const s of sentences) {
       // Spares: two beyond the count, so later writers still find sentences of their own.
       if (out.length >= count + (ctx.spares ?? 2)) break;
@@ -180,7 +191,7 @@ export function writeMultipleChoice(
         (d) =>
           optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
           (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)) &&
-          !clozeOptionFault(ctx.analysis, found, d),
+          !clozeOptionFault(ctx.analysis, found, d, s),
       );
       const target = {
         ...found,
@@ -1423,6 +1434,30 @@ function blankTerm(sentence: string, term: string): { text: string; word: string
   };
 }
 
+/**
+ * Matching pairs a set needs: with three, the last pair is settled by the other two, and one
+ * weak pair of three spoils a third of the item.
+ */
+const MIN_MATCHING_PAIRS = 4;
+
+/** Whether a blanked sentence still holds the word in another form ("_____ drivers … teen drivers"). */
+function repeatsWord(blanked: string, word: string): boolean {
+  const own = stem(word.split(/\s+/).at(-1)!.toLowerCase());
+  const head = own.slice(0, Math.max(4, own.length - 1));
+  return blanked
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .some(
+      (w) =>
+        w.length >= 4 &&
+        (stem(w) === own ||
+          w.startsWith(head) ||
+          // "teen" in a sentence blanked for "teenage" (a shortened form, most of the word;
+          // not "under" for "understory").
+          (own.startsWith(w) && w.length >= 0.6 * own.length)),
+    );
+}
+
 /** A word a class of this level would learn something from matching (not an everyday word). */
 function worthMatching(word: string, level: number, kind?: string): boolean {
   if (/\s/.test(word) || !/^[a-z]/.test(word)) return false;
@@ -1452,14 +1487,29 @@ export function writeMatching(
   const used = new Set<string>();
   const usedListed = new Set<string>();
   for (let q = 0; q < count * 2; q++) {
+    // Meanings only of entries sure enough that no pair spoils the set, none two of a kind.
+    const strong = matchingEntries(
+      vocabulary.filter((v) => !used.has(v.term)),
+      pairsWanted,
+    );
     // The vocabulary list's words, each to the sentence of the text it completes: the words
     // practised in context, not their glosses copied from the list above.
-    if (vocabulary.filter((v) => !used.has(v.term)).length < 3 && listed.length >= 3) {
+    if (strong.length < MIN_MATCHING_PAIRS && listed.length >= MIN_MATCHING_PAIRS) {
+      // One part of speech for the whole set (with a verb, two nouns and an adjective, the
+      // grammar of each blank gives its word away), the one most of the list has.
+      const byPos = new Map<string, VocabularyItem[]>();
+      for (const v of listed)
+        if (!usedListed.has(v.term))
+          byPos.set(v.partOfSpeech ?? '', [...(byPos.get(v.partOfSpeech ?? '') ?? []), v]);
+      const group = [...byPos.values()].sort((a, b) => b.length - a.length)[0] ?? [];
       const pairs: MatchingQuestion['pairs'] = [];
       const sentences = new Set<string>();
-      for (const v of listed) {
+      const stems = new Set<string>();
+      for (const v of group) {
         if (pairs.length >= pairsWanted) break;
-        if (usedListed.has(v.term)) continue;
+        // "travel" and "traveled" are one word: the set would check only its tense.
+        const own = stem(v.term);
+        if (stems.has(own)) continue;
         // A sentence of the text with this word (one sentence per pair), long
         // enough to tell the word ("This change is called _____." is not), the list's own first.
         const options = [v.context, ...ctx.analysis.sentences.map((x) => x.text)].filter(
@@ -1468,16 +1518,19 @@ export function writeMatching(
         );
         const fits = (text: string) => {
           const n = text.split(/\s+/).length;
-          return n >= 8 && n <= 32;
+          const blanked = blankTerm(text, v.term);
+          // "One study of _____ drivers … involving teen drivers": not with the word still in it.
+          return n >= 8 && n <= 32 && !!blanked && !repeatsWord(blanked.text, v.term);
         };
         const context = options.find(fits) ?? null;
         const blanked = context ? blankTerm(context, v.term) : null;
         if (!context || !blanked) continue;
         usedListed.add(v.term);
         sentences.add(context);
+        stems.add(own);
         pairs.push({ left: blanked.word, right: quote(blanked.text), evidence: context });
       }
-      if (pairs.length >= 3) {
+      if (pairs.length >= MIN_MATCHING_PAIRS) {
         out.push({
           id: nextId(),
           kind: 'matching',
@@ -1492,10 +1545,9 @@ export function writeMatching(
         continue;
       }
     }
-    const items = vocabulary.filter((v) => !used.has(v.term)).slice(0, pairsWanted);
-    if (items.length >= 3) {
-      items.forEach((v) => used.add(v.term));
-      const pairs = items.map((v) => ({
+    if (strong.length >= MIN_MATCHING_PAIRS) {
+      strong.forEach((v) => used.add(v.term));
+      const pairs = strong.map((v) => ({
         left: v.term,
         right: capitalise(v.definition),
         evidence: v.context,
@@ -1565,14 +1617,21 @@ export function writeMatching(
       );
       if (!target) continue;
       const group = found.get(target.kind) ?? [];
+      // One word once ("travel", "traveled"), and never still in its own sentence.
       if (
-        group.some((p) => normaliseForMatch(p.target.answer) === normaliseForMatch(target.answer))
+        group.some(
+          (p) =>
+            normaliseForMatch(p.target.answer) === normaliseForMatch(target.answer) ||
+            stem(p.target.answer.toLowerCase()) === stem(target.answer.toLowerCase()),
+        ) ||
+        repeatsWord(replaceSpan(s, target.start, target.end, BLANK), target.answer)
       )
         continue;
       group.push({ s, target });
       found.set(target.kind, group);
     }
     const best = [...found.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+    if (Math.min(best.length, pairsWanted) < MIN_MATCHING_PAIRS) break;
     for (const { s, target } of best.slice(0, pairsWanted)) {
       pairs.push({
         left: target.answer,
@@ -1581,7 +1640,7 @@ export function writeMatching(
       });
       markUsed(ctx, s, target.answer);
     }
-    if (pairs.length < 3) break;
+    if (pairs.length < MIN_MATCHING_PAIRS) break;
     out.push({
       id: nextId(),
       kind: 'matching',

@@ -148,6 +148,22 @@ export function usedTransitively(sentence: Sentence, index: number): boolean | n
   return null;
 }
 
+// Frames whose object is a person ("Somebody ----s somebody", "… somebody of something").
+const PERSON_OBJECT_FRAMES = new Set([9, 10, 14, 17, 18, 20, 24, 25, 30]);
+
+/**
+ * Whether a verb's object here is a person named by a pronoun ("had divested him of his legs",
+ * "they robbed her"): the verb then has a sense that takes somebody as its object.
+ */
+export function personObject(sentence: Sentence, index: number): boolean {
+  const after = sentence.tokens[index + 1];
+  if (!after || !/^(?:me|him|her|us|them|himself|herself|themselves|myself)$/i.test(after.value))
+    return false;
+  // "they gored her side": "her" before a noun is a possessive, the object is the side.
+  const next = sentence.tokens[index + 2];
+  return !(/^her$/i.test(after.value) && next && ['NOUN', 'ADJ'].includes(next.pos));
+}
+
 export interface SenseChoice {
   sense: Synset;
   score: number;
@@ -167,6 +183,8 @@ export function chooseSense(
   transitive: boolean | null = null,
   /** Only senses of these WordNet categories, when the word has one ("make an alteration": an act). */
   lexFiles?: ReadonlySet<number>,
+  /** Only senses that pass this test, when the word has one (see `personObject`, `possessed`). */
+  keep?: (sense: Synset) => boolean,
 ): SenseChoice | null {
   // A sense WordNet writes with a capital ("Red Cross") is a name, not what a lower-case word means.
   const key = lemma.toLowerCase();
@@ -182,6 +200,10 @@ export function chooseSense(
   }
   if (lexFiles) {
     const fitting = senses.filter((s) => lexFiles.has(s.lexFile));
+    if (fitting.length > 0) senses = fitting;
+  }
+  if (keep) {
+    const fitting = senses.filter(keep);
     if (fitting.length > 0) senses = fitting;
   }
   if (senses.length === 0) return null;
@@ -286,6 +308,25 @@ export interface PassageDefinition {
 }
 
 const lexFileOfNoun = (w: string) => lexFileOf(w.toLowerCase(), 'noun');
+
+// WordNet's noun categories of things one can point at: animal, artifact, body, food, location,
+// object, phenomenon, person, plant, shape, substance.
+const PHYSICAL = new Set([5, 6, 8, 13, 15, 17, 18, 19, 20, 25, 27]);
+// Categories of properties and ideas: attribute, cognition, communication, feeling, motive,
+// possession, quantity, relation, state, time.
+const ABSTRACT = new Set([7, 9, 10, 12, 16, 21, 23, 24, 26, 28]);
+
+/**
+ * True when every sense of a term is a thing and every sense of a defining noun a property or
+ * an idea, or the other way round: "moonlight" (light) cannot be "a bulk" (a size).
+ */
+export function categoryClash(term: Synset[], head: Synset[]): boolean {
+  if (term.length === 0 || head.length === 0) return false;
+  const all = (senses: Synset[], set: Set<number>) => senses.every((x) => set.has(x.lexFile));
+  return (
+    (all(term, PHYSICAL) && all(head, ABSTRACT)) || (all(term, ABSTRACT) && all(head, PHYSICAL))
+  );
+}
 
 /** Subjects of "X is a …" that are not terms ("The secret is a special fluid …"). */
 const NOT_TERMS =
@@ -414,6 +455,9 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       !termSenses.some((x) => x.lexFile === 18)
     )
       return;
+    // "… stood in the moonlight, a bulk in the dark": a thing is not renamed as a property or an
+    // idea (nor an idea as a thing); the phrase is about another noun of the sentence.
+    if (head && termSenses.length > 0 && categoryClash(termSenses, sensesOf(head, 'noun'))) return;
     // "The secret is a special fluid called a refrigerant": the definition names another term.
     if (/\b(?:called|known as|named)\b/i.test(definition)) return;
     // "Water is the key to life in the desert": a figure of speech, not a definition.
@@ -579,4 +623,30 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
   }
   definitionCache.set(analysis, out);
   return out;
+}
+
+/** A verb sense that can take a person as its object ("deprive", not "sell off an investment"). */
+export function takesPersonObject(sense: Synset): boolean {
+  return sense.frames.some((f) => PERSON_OBJECT_FRAMES.has(f));
+}
+
+/**
+ * Whether a noun is owned here ("their own biology", "his chemistry"): after a possessive, a
+ * noun is something a person has, never a field of study ("the science that studies …").
+ */
+export function possessed(sentence: Sentence, index: number): boolean {
+  for (let k = index - 1; k >= Math.max(0, index - 3); k--) {
+    const t = sentence.tokens[k]!;
+    if (/^(?:my|your|his|her|its|our|their)$/i.test(t.value) || /['’]s$/.test(t.value)) return true;
+    if (!/^(?:own|ADJ)$/.test(t.normal === 'own' ? 'own' : t.pos)) return false;
+  }
+  return false;
+}
+
+/** A sense that names a field of study or a science ("the science that studies living organisms"). */
+export function fieldOfStudy(sense: Synset): boolean {
+  return (
+    sense.lexFile === 9 &&
+    /^(?:the |a )?(?:science|study|branch|scientific study|discipline)\b/i.test(sense.definition)
+  );
 }

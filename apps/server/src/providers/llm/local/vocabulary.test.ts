@@ -5,17 +5,33 @@ import { buildPlan } from '../plan.js';
 import { createInProcessLocalGenerator } from '../index.js';
 import { analyse } from './analyse.js';
 import { seededRandom, type WriterContext } from './common.js';
-import { chooseSense, passageDefinitions, usedTransitively } from './senses.js';
+import {
+  categoryClash,
+  chooseSense,
+  fieldOfStudy,
+  passageDefinitions,
+  personObject,
+  possessed,
+  takesPersonObject,
+  usedTransitively,
+} from './senses.js';
+import { writeMatching } from './questions.js';
 import { wordGrade } from './familiar.js';
 import {
   agreedPos,
   chooseGloss,
   circular,
+  derivationBase,
+  entriesRelated,
+  everydayReason,
+  kindred,
   glossGrade,
+  matchingEntries,
+  strongEntry,
   tidyDefinition,
   writeVocabulary,
 } from './vocabulary.js';
-import { cleanGloss } from './wordnet.js';
+import { cleanGloss, sensesOf } from './wordnet.js';
 
 function context(text: string, grade = '7th Grade (Year 8)', type = 'Worksheet'): WriterContext {
   const request = {
@@ -491,5 +507,202 @@ describe('worksheet fill-in: blanks that matter (own sentences)', () => {
     expect(answers.length).toBeGreaterThan(0);
     expect(answers).not.toContain('Sahara');
     for (const item of ['salt', 'gold', 'cloth', 'water']) expect(answers).not.toContain(item);
+  });
+});
+
+describe('vocabulary: everyday words spoken frequency misses, and meanings cut from the wrong noun', () => {
+  // Written for these tests: a pioneer story for grade 6.
+  const story =
+    'The wagon rolled westward across the plains for many days. At night the family sat close to the ' +
+    "fire for warmth, and the toddler slept in her mother's arms. Father said the new plough had been " +
+    'expensive, but it would pay for itself by spring. A weary traveler stopped at their camp and asked ' +
+    'for water. The old barn stood alone in the moonlight, a bulk in the dark. In the morning the ' +
+    'traveler thanked them and rode away toward the mountains, and the family watched him until he ' +
+    'vanished into the haze.';
+
+  it('level: a regular derivation of a base the class knows is an everyday word ("traveler", "warmth")', () => {
+    expect(derivationBase('traveler')).toBe('travel');
+    expect(derivationBase('westward')).toBe('west');
+    expect(derivationBase('warmth')).toBe('warm');
+    expect(derivationBase('kindness')).toBe('kind');
+    expect(derivationBase('fearless')).toBe('fear');
+    expect(derivationBase('unhappy')).toBe('happy');
+    // Words that only look built: no base.
+    for (const w of ['mother', 'corner', 'booth', 'vanish', 'union', 'witness', 'earth', 'flower'])
+      expect(derivationBase(w)).toBeNull();
+    expect(everydayReason('traveler', 'noun', 6)).toMatch(/travel/);
+    // "invent" is not a word a grade-5 class knows well: "inventor" still teaches.
+    expect(everydayReason('inventor', 'noun', 5)).toBeNull();
+  });
+
+  it('level: a describing word learnt with its familiar opposite is everyday ("expensive"/"cheap")', () => {
+    expect(everydayReason('expensive', 'adj', 5)).toMatch(/cheap/);
+    expect(everydayReason('obsolete', 'adj', 10)).toBeNull();
+  });
+
+  it('level: none of these in the pioneer story, nor "toddler" (a young child) or "moonlight"', () => {
+    const terms = writeVocabulary(context(story, '6th Grade (Year 7)'), 10).map((v) => v.term);
+    for (const everyday of ['westward', 'warmth', 'toddler', 'expensive', 'traveler', 'moonlight'])
+      expect(terms).not.toContain(everyday);
+  });
+
+  it('sense: an appositive that names a property is not the meaning of a thing ("a bulk in the dark")', () => {
+    expect(categoryClash(sensesOf('glacier', 'noun'), sensesOf('bulk', 'noun'))).toBe(true);
+    expect(categoryClash(sensesOf('canopy', 'noun'), sensesOf('roof', 'noun'))).toBe(false);
+    const defs = passageDefinitions(
+      analyse('The hikers rested near the glacier, a silence among the peaks. They ate lunch.'),
+    );
+    expect(defs.has('glacier')).toBe(false);
+    const kept = passageDefinitions(
+      analyse('Below the hill lay the quarry, a deep pit where workers cut stone. They worked.'),
+    );
+    expect(kept.get('quarry')?.definition).toBe('a deep pit where workers cut stone');
+  });
+
+  it('glosses: a meaning of one or two words must be easier than the word ("nomadic: migratory")', () => {
+    const options = [{ definition: 'migratory', grade: 5, source: 'synonym' as const }];
+    expect(chooseGloss(options, 8, 'nomadic', wordGrade('nomadic'))).toBeNull();
+    const easy = [{ definition: 'a strong wind', grade: 3, source: 'wordnet' as const }];
+    expect(chooseGloss(easy, 7, 'gale', wordGrade('gale'))?.definition).toBe('a strong wind');
+  });
+});
+
+describe('vocabulary: sense from how the word is used, and matching sets without a weak pair', () => {
+  it('sense: a verb with a person as its object takes a sense done to a person ("divested him of")', () => {
+    const text =
+      'The bandits stopped the coach on the moor. They divested him of his purse, his watch and his coat, ' +
+      'and left him shivering by the road. A farmer found him there at dawn.';
+    const s = analyse(text).sentences[1]!;
+    expect(
+      personObject(
+        s,
+        s.tokens.findIndex((t) => t.value === 'divested'),
+      ),
+    ).toBe(true);
+    const kept = sensesOf('divest', 'verb').filter(takesPersonObject);
+    expect(kept.map((x) => x.definition).join(' | ')).toMatch(/take away possessions/);
+    expect(kept.map((x) => x.definition).join(' | ')).not.toMatch(/investment/);
+    // "They gored her side": "her" before a noun is a possessive, not the object.
+    const gored = analyse('The angry bull gored her side with its horn.').sentences[0]!;
+    expect(
+      personObject(
+        gored,
+        gored.tokens.findIndex((t) => t.value === 'gored'),
+      ),
+    ).toBe(false);
+  });
+
+  it('sense: an owned noun is never a field of study ("fight their own biology")', () => {
+    const text =
+      'Sleep scientists say that teenagers cannot simply fight their own biology. Their bodies make the ' +
+      'sleep hormone later at night, and no amount of discipline changes that.';
+    const analysis = analyse(text);
+    const s = analysis.sentences[0]!;
+    expect(
+      possessed(
+        s,
+        s.tokens.findIndex((t) => t.value === 'biology'),
+      ),
+    ).toBe(true);
+    const next = analysis.sentences[1]!;
+    expect(
+      possessed(
+        next,
+        next.tokens.findIndex((t) => t.value === 'hormone'),
+      ),
+    ).toBe(false);
+    const choice = chooseSense(
+      'biology',
+      'noun',
+      analysis,
+      [s],
+      null,
+      undefined,
+      (x) => !fieldOfStudy(x),
+    );
+    expect(choice?.sense.definition).toMatch(/life processes/);
+  });
+
+  it('level: a shortened form of an everyday word is everyday too ("teen" of "teenage")', () => {
+    const essay =
+      'Car crashes involving teen drivers fell after the town moved its school day an hour later. ' +
+      'Doctors think that rested drivers react faster. Parents noticed that their children were less ' +
+      'grumpy at breakfast, and teachers reported that fewer students fell asleep in class.';
+    const terms = writeVocabulary(context(essay, '9th Grade (Year 10)'), 8).map((v) => v.term);
+    expect(terms).not.toContain('teen');
+  });
+
+  it('matching: only entries that passed every gate, never two of a kind', () => {
+    // Entries not made by the writer carry no facts: never a meaning set.
+    const loose = ['anchor', 'harbor', 'voyage', 'cargo', 'vessel'].map((term) => ({
+      term,
+      partOfSpeech: 'noun',
+      definition: `a meaning of ${term}`,
+      context: `The ${term} was in the sentence.`,
+    }));
+    expect(matchingEntries(loose, 6)).toEqual([]);
+    const first = (w: string) => sensesOf(w, 'noun').find((x) => !/glass|beer/.test(x.definition))!;
+    // "lounger" is a kind of "idler"; a sloop and a schooner are both sailing vessels.
+    expect(kindred(first('lounger'), first('idler'))).toBe(true);
+    expect(kindred(first('sloop'), first('schooner'))).toBe(true);
+    expect(kindred(first('sloop'), first('squall'))).toBe(false);
+    // The writer's own entries: a set of them holds strong ones only, none two of a kind.
+    const text =
+      'The sloop and the brigantine left the harbor together. A schooner followed them past the ' +
+      'lighthouse. The sailors checked the rigging and the ballast before the voyage. A squall struck ' +
+      'at noon, and the helmsman turned the bow into the wind. The cargo of salt and timber stayed dry.';
+    const items = writeVocabulary(context(text, '8th Grade (Year 9)'), 12);
+    const set = matchingEntries(items, 6);
+    expect(set.length).toBeGreaterThan(0);
+    for (const item of set) expect(strongEntry(item)).toBe(true);
+    for (const a of set) for (const b of set) if (a !== b) expect(entriesRelated(a, b)).toBe(false);
+  });
+
+  it('matching by sentence: one part of speech, one word once, and the word not left in its sentence', () => {
+    const text =
+      'Young turtles hatch on sandy beaches late at night. The tiny hatchlings crawl toward the bright ' +
+      'water as fast as they can. Gulls and crabs wait near the dunes to snatch the slow ones. Most ' +
+      'hatchlings that reach the waves swim for a whole day without stopping. Scientists tag some ' +
+      'turtles so they can follow them across the ocean for many years. A tagged turtle once crawled ' +
+      'onto the same beach where it had hatched thirty years before.';
+    const ctx = context(text, '5th Grade (Year 6)');
+    const sentenceOf = (word: string) =>
+      ctx.analysis.sentences.find((s) => s.text.includes(word))!.text;
+    const listed = [
+      ['crawl', 'verb'],
+      ['crawled', 'verb'],
+      ['hatchlings', 'noun'],
+      ['snatch', 'verb'],
+      ['swim', 'verb'],
+      ['tag', 'verb'],
+      ['hatch', 'verb'],
+    ].map(([term, partOfSpeech]) => ({
+      term: term!,
+      partOfSpeech: partOfSpeech!,
+      definition: 'unused',
+      context: sentenceOf(` ${term} `),
+    }));
+    const [question] = writeMatching(ctx, 1, [], listed);
+    expect(question?.form).toBe('match_sentence');
+    const lefts = question!.pairs.map((p) => p.left.toLowerCase());
+    expect(lefts.length).toBeGreaterThanOrEqual(4);
+    expect(lefts).not.toContain('hatchlings');
+    expect(lefts.filter((w) => w.startsWith('crawl'))).toHaveLength(1);
+    for (const p of question!.pairs)
+      expect(p.right.toLowerCase()).not.toContain(p.left.toLowerCase().slice(0, 4));
+  });
+
+  it('matching: fewer than four sure pairs make no set', () => {
+    const text =
+      'The glacier carved the valley slowly. Meltwater ran under the ice in summer. Moraines of rock ' +
+      'marked where the ice had stopped.';
+    const ctx = context(text, '6th Grade (Year 7)');
+    const listed = ['glacier', 'meltwater', 'moraines'].map((term) => ({
+      term,
+      partOfSpeech: 'noun',
+      definition: 'unused',
+      context: ctx.analysis.sentences.find((s) => s.text.toLowerCase().includes(term))!.text,
+    }));
+    expect(writeMatching(ctx, 1, [], listed)).toEqual([]);
   });
 });

@@ -6,11 +6,16 @@ import type { WriterContext } from './common.js';
 import { glossLevel, isFamiliar, wordGrade } from './familiar.js';
 import {
   chooseSense,
+  fieldOfStudy,
   passageDefinitions,
+  personObject,
+  possessed,
+  takesPersonObject,
   usedTransitively,
   type PassageDefinition,
 } from './senses.js';
 import {
+  antonymsOf,
   frequencyOf,
   lookup,
   sensesOf,
@@ -487,7 +492,12 @@ export interface Gloss {
  * synonym phrasing that reads at most a grade above the class (the passage's own words two more);
  * null when only a far-above-grade one exists.
  */
-export function chooseGloss(options: Gloss[], level: number, lemma: string): Gloss | null {
+export function chooseGloss(
+  options: Gloss[],
+  level: number,
+  lemma: string,
+  termGrade = Infinity,
+): Gloss | null {
   // A definition that uses the word itself teaches nothing ("printing press: a machine used for
   // printing" is fine: only the whole entry counts).
   const words = lemma.toLowerCase().split(/\s+/);
@@ -500,7 +510,21 @@ export function chooseGloss(options: Gloss[], level: number, lemma: string): Glo
           new RegExp(`\\b${lemma}`, 'i').test(d) ||
           words.every((w) => circular(w, d)) ||
           (d.split(/\s+/).length <= 4 && words.some((w) => circular(w, d)));
-  const usable = options.filter((o) => o.definition.length >= 3 && !self(o.definition));
+  // "nomadic: migratory", "spire: a steeple": a meaning of one or two words must be easier
+  // than the word, or it explains nothing.
+  const noEasier = (d: string) => {
+    const content = d
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w.length > 0 && !/^(?:an?|the|or|and|to|of)$/.test(w));
+    return (
+      content.length <= 2 &&
+      Math.max(...content.map((w) => wordGrade(w))) > Math.max(3, termGrade - 1)
+    );
+  };
+  const usable = options.filter(
+    (o) => o.definition.length >= 3 && !self(o.definition) && !noEasier(o.definition),
+  );
   const target = Math.max(3, level);
   // The passage's own words are at the passage's level: they get two grades of grace.
   return usable.find((o) => o.grade <= target + 1 + (o.source === 'passage' ? 2 : 0)) ?? null;
@@ -555,13 +579,17 @@ function worth(
       ? 2
       : mentions(ctx.analysis, c.lemma)
     : 0;
-  const key = defined || keyTerms.has(c.lemma) || c.count >= 3 || compoundUses >= 2;
   const familiar = c.compound
     ? c.lemma.split(' ').every((w) => isFamiliar(w))
     : [...c.forms].some(
         (f) =>
           isFamiliar(f, c.lemma) || isFamiliar(f.replace(/(?:er|est)$/, '').replace(/i$/, 'y')),
       );
+  // A familiar word the passage describes once ("A coconut is a seed with a thick, hairy
+  // shell") is still the word the class knows: its definition makes it a term only from grade
+  // 5 (the familiar list is what fourth-graders know) and when the passage is about it.
+  const recurring = keyTerms.has(c.lemma) || c.count >= 3 || compoundUses >= 2;
+  const key = (defined && (!familiar || (level >= 5 && recurring))) || recurring;
   // Everyday words ("water", "walking") are not vocabulary; a key term may still be, in a
   // sense of its subject ("bark" of a tree, "charge" in electricity): checked once the sense is known.
   if (familiar && !((key || (c.compound && c.count >= 2)) && level >= 3 && c.familiarity <= 45))
@@ -687,6 +715,199 @@ export function tooHard(
   return grades.filter((g) => g >= 9).length >= 3;
 }
 
+/** Endings of the formal, Latinate vocabulary ("combatant", "immigrant", "precipitation"). */
+const LATINATE = /(?:ant|ent|ion|ity|ist|ism|ive|ory|ary|ure|ance|ence|ate|ous|al)s?$/;
+
+/** What the gates knew of an entry they let through, for the exercises built on it. */
+interface EntryFacts {
+  source: Gloss['source'];
+  /** How far the chosen sense led the next one (Infinity for the passage's own definition). */
+  margin: number;
+  /** The passage's definition, the word's only sense, or the sense its corpus tags most. */
+  usual: boolean;
+  glossGrade: number;
+  termGrade: number;
+  level: number;
+  easy: boolean;
+  sense: { offset: number; pos: WordNetPos } | null;
+}
+
+const entryFacts = new WeakMap<VocabularyItem, EntryFacts>();
+
+/**
+ * An entry sure enough for a matching set, where one doubtful pair spoils the whole item: the
+ * passage's own definition, or the word's usual dictionary sense (its only one, or the one its
+ * corpus tags most), glossed at the class's grade, for a word that is not an everyday one.
+ */
+export function strongEntry(item: VocabularyItem): boolean {
+  const f = entryFacts.get(item);
+  if (!f) return false;
+  if (f.source === 'passage') return true;
+  // (A rarer sense that Lesk prefers by a wide margin may still be the field's slip: "resistant"
+  // among words of infection read as "conferring immunity", not as withstanding a drug.)
+  return f.usual && f.glossGrade <= f.level && !f.easy;
+}
+
+/** The WordNet sense an entry was glossed with (null for the passage's own definitions). */
+export function entrySense(item: VocabularyItem): { offset: number; pos: WordNetPos } | null {
+  return entryFacts.get(item)?.sense ?? null;
+}
+
+/**
+ * Two entries a student could swap in a matching set: one sense is the other's broader or
+ * narrower sense, or both are kinds of the same thing ("idler: person who does no work",
+ * "lounger: someone who wastes time"), or their meanings read the same.
+ */
+export function entriesRelated(a: VocabularyItem, b: VocabularyItem): boolean {
+  if (a.definition.toLowerCase() === b.definition.toLowerCase()) return true;
+  const sa = entrySense(a);
+  const sb = entrySense(b);
+  if (!sa || !sb || sa.pos !== sb.pos) return false;
+  if (sa.offset === sb.offset) return true;
+  const x = synsetAt(sa.offset, sa.pos);
+  const y = synsetAt(sb.offset, sb.pos);
+  return !!x && !!y && kindred(x, y);
+}
+
+/**
+ * Two senses a student could take for each other: one is the other's broader sense, or both
+ * are kinds of the same thing ("lounger" is a kind of "idler"; "sloop" and "schooner" are
+ * both sailing vessels).
+ */
+export function kindred(x: Synset, y: Synset): boolean {
+  if (x.offset === y.offset && x.pos === y.pos) return true;
+  const up = (s: Synset) =>
+    new Set(s.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => p.offset));
+  const ux = up(x);
+  const uy = up(y);
+  return ux.has(y.offset) || uy.has(x.offset) || [...ux].some((o) => uy.has(o));
+}
+
+/**
+ * The entries for a matching set: only strong ones (`strongEntry`), none that could be taken
+ * for another already in the set, at most `wanted`.
+ */
+export function matchingEntries(items: VocabularyItem[], wanted: number): VocabularyItem[] {
+  const out: VocabularyItem[] = [];
+  for (const item of items) {
+    if (out.length >= wanted) break;
+    if (!strongEntry(item) || out.some((o) => entriesRelated(o, item))) continue;
+    out.push(item);
+  }
+  return out;
+}
+
+/** A definition of at most two content words, each one a young reader knows ("a young child"). */
+export function plainConcept(definition: string): boolean {
+  const words = definition
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(
+      (w) => w.length > 0 && !/^(?:an?|the|of|for|to|in|on|or|and|with|that|who|which)$/.test(w),
+    );
+  return words.length > 0 && words.length <= 2 && words.every((w) => wordGrade(w) <= 4);
+}
+
+/**
+ * Whether WordNet links a sense of `word` by derivation to one of the two commonest senses of
+ * `base` ("warmth" → warm, "traveler" → travel).
+ */
+function derivedFrom(word: string, pos: WordNetPos, base: string, basePos: WordNetPos): boolean {
+  const targets = new Set(
+    sensesOf(base, basePos)
+      .slice(0, 2)
+      .map((x) => x.offset),
+  );
+  if (targets.size === 0) return false;
+  const code = { noun: 'n', verb: 'v', adj: 'a', adv: 'r' }[basePos];
+  const senses = sensesOf(word, pos);
+  for (const sense of senses)
+    for (const p of sense.pointers) {
+      if (p.symbol !== '+' && p.symbol !== '=' && p.symbol !== '\\') continue;
+      if (!targets.has(p.offset)) continue;
+      if (p.pos === code || (code === 'a' && p.pos === 's')) return true;
+    }
+  // "careful: exercising caution or showing care": the usual sense says it with the base.
+  const first = senses[0]?.definition.toLowerCase() ?? '';
+  return new RegExp(`\\b${base}(?:s|es|ed|ing)?\\b`).test(first);
+}
+
+/** Whether WordNet knows a word as a part of speech with one of these categories (any sense). */
+function hasSense(word: string, pos: WordNetPos, lexFiles?: ReadonlySet<number>): boolean {
+  if (!lookup(word, pos)) return false;
+  return !lexFiles || sensesOf(word, pos).some((s) => lexFiles.has(s.lexFile));
+}
+
+// noun.act, noun.attribute, noun.event, noun.feeling, noun.process, noun.state: what "-th" and
+// "-ness" make of a describing word or a verb ("warmth", "growth", "kindness").
+const QUALITY_LEXFILES: ReadonlySet<number> = new Set([4, 7, 11, 12, 22, 26]);
+const PERSON_LEXFILE: ReadonlySet<number> = new Set([18]);
+
+/**
+ * The base a word is regularly built from when its ending (or "un-") adds only a meaning every
+ * reader knows: the doer of a verb ("traveler", "idler"), a direction ("westward"), a quality
+ * or state ("warmth", "growth", "kindness"), having or lacking ("careful", "fearless"),
+ * "somewhat" ("greenish"), "not" ("unhappy"). Checked against WordNet so that a word that only
+ * looks built ("mother", "corner", "booth", "witness", "vanish", "union") has no base. Null when
+ * the word is not so built.
+ */
+export function derivationBase(word: string): string | null {
+  const w = word.toLowerCase();
+  if (!/^[a-z]{5,}$/.test(w)) return null;
+  const spellings = (s: string): string[] => {
+    const out = [s];
+    // "travel-ler", "run-ner": a doubled last consonant; "danc-er": a dropped "e"; "happi-ness".
+    if (/([b-df-hj-np-tv-z])\1$/.test(s)) out.push(s.slice(0, -1));
+    out.push(`${s}e`);
+    if (s.endsWith('i')) out.push(`${s.slice(0, -1)}y`);
+    return out.filter((b) => b.length >= 3);
+  };
+  // The meaning must be the base's own: WordNet links the word to one of the base's two
+  // commonest senses ("traveler" to travel, change location; not "suitor" to suit, court a
+  // woman, nor "fitful" to fit).
+  const linked = (pos: WordNetPos, bases: WordNetPos[]) => (b: string) =>
+    bases.some((bp) => derivedFrom(w, pos, b, bp));
+  const rules: Array<[RegExp, (base: string) => boolean, boolean]> = [
+    // The doer: a person, from a verb.
+    [/(?:er|or)$/, linked('noun', ['verb']), hasSense(w, 'noun', PERSON_LEXFILE)],
+    [/wards?$/, (b) => hasSense(b, 'noun') || hasSense(b, 'adv'), true],
+    [/th$/, linked('noun', ['adj', 'verb']), hasSense(w, 'noun', QUALITY_LEXFILES)],
+    [/ness$/, linked('noun', ['adj']), hasSense(w, 'noun', QUALITY_LEXFILES)],
+    [/(?:less|ful)$/, linked('adj', ['noun', 'verb']), hasSense(w, 'adj')],
+    [/ish$/, linked('adj', ['adj', 'noun']), hasSense(w, 'adj')],
+  ];
+  for (const [ending, baseOk, wordOk] of rules) {
+    const m = ending.exec(w);
+    if (!m || !wordOk) continue;
+    const base = spellings(w.slice(0, m.index)).find(baseOk);
+    if (base) return base;
+  }
+  if (w.startsWith('un') && hasSense(w, 'adj') && hasSense(w.slice(2), 'adj')) return w.slice(2);
+  return null;
+}
+
+/**
+ * Why a word is an everyday word at this grade although it is neither on the familiar list nor
+ * frequent in speech, or null. Spoken frequency misses words children learn early from one
+ * they know: a regular derivation of a base the class knows well ("traveler", "westward",
+ * "warmth"), and a describing word whose opposite is a familiar word (learnt as a pair:
+ * "expensive" with "cheap").
+ */
+export function everydayReason(lemma: string, pos: WordNetPos, level: number): string | null {
+  const w = lemma.toLowerCase();
+  if (w.includes(' ')) return null;
+  const base = derivationBase(w);
+  // A base the class knows well: two grades below it (three from grade 9), never above grade 4.5
+  // below that ("travel" ≈ 4 at grade 5; "invent" ≈ 6.6 is not, so "inventor" still teaches).
+  if (base && wordGrade(base) <= Math.max(4.5, level - (level >= 9 ? 2.5 : 2)))
+    return `built from "${base}"`;
+  if (pos === 'adj' && wordGrade(w) <= 6) {
+    const opposite = antonymsOf(w, 'adj').find((a) => isFamiliar(a));
+    if (opposite) return `the opposite of "${opposite}"`;
+  }
+  return null;
+}
+
 /** A closed compound of two everyday words ("iceman", "sunlight"): it means what its parts say. */
 export function transparentCompound(word: string): boolean {
   const w = word.toLowerCase();
@@ -766,6 +987,12 @@ export function writeVocabulary(
       continue;
     }
     const wnPos = wordNetPos(c.pos);
+    // "traveler", "westward", "warmth", "expensive": everyday words spoken frequency misses.
+    const everyday = definitionOf(c) ? null : everydayReason(c.lemma, wnPos, level);
+    if (everyday) {
+      trace?.(c.lemma, `everyday word: ${everyday}`);
+      continue;
+    }
     const termGrade = Math.max(
       ...c.lemma
         .split(' ')
@@ -775,6 +1002,13 @@ export function writeVocabulary(
     );
     const options: Gloss[] = [];
     const own = definitionOf(c);
+    // A familiar word the passage describes ("A coconut is a seed with a thick, hairy shell")
+    // is still the word the class knows: taught only from grade 5 (the familiar list is what
+    // fourth-graders know) and only as a term the passage is about.
+    if (own && familiar && !(level >= 5 && (keyTerms.has(c.lemma) || c.count >= 3 || c.compound))) {
+      trace?.(c.lemma, 'familiar word the passage only describes');
+      continue;
+    }
     if (own)
       options.push({
         definition: own.definition,
@@ -795,7 +1029,19 @@ export function writeVocabulary(
       c.uses.every((u) => lightVerbObject(u.sentence, u.token))
         ? ACT_LEXFILE
         : undefined;
-    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences, transitive, acts);
+    // "had divested him of his members": with a person as its object, a verb means what can be
+    // done to a person; "their own biology" is what they have, not a science.
+    const keep =
+      c.pos === 'VERB' &&
+      c.uses.length > 0 &&
+      c.uses.every((u) => personObject(u.sentence, u.sentence.tokens.indexOf(u.token)))
+        ? takesPersonObject
+        : c.pos === 'NOUN' &&
+            c.uses.length > 0 &&
+            c.uses.every((u) => possessed(u.sentence, u.sentence.tokens.indexOf(u.token)))
+          ? (sense: Synset) => !fieldOfStudy(sense)
+          : undefined;
+    const choice = chooseSense(c.lemma, wnPos, analysis, c.sentences, transitive, acts, keep);
     if (choice) {
       const gloss = tidyDefinition(choice.sense.definition);
       // A noun's gloss that is a sentence is no definition; one with a word far above the class
@@ -873,6 +1119,33 @@ export function writeVocabulary(
         trace?.(c.lemma, `everyday thing (grade ${grade.toFixed(1)})`);
         continue;
       }
+      // "toddler: a young child": an everyday thing that two words a young reader knows say
+      // entirely is an everyday word, however seldom it is spoken; not a word of the formal,
+      // Latinate register ("combatant: someone who fights"), which is what Tier 2 teaches.
+      if (
+        c.pos === 'NOUN' &&
+        !c.compound &&
+        !LATINATE.test(c.lemma) &&
+        EVERYDAY_THINGS.has(choice.sense.lexFile) &&
+        plainConcept(tidyDefinition(choice.sense.definition))
+      ) {
+        trace?.(c.lemma, `everyday thing said in two easy words ("${choice.sense.definition}")`);
+        continue;
+      }
+      // "teen" is "teenage" shortened: a form of a word the class knows well, in the same sense.
+      const variant = choice.sense.words
+        .map((w) => w.toLowerCase())
+        .find(
+          (w) =>
+            /^[a-z]+$/.test(w) &&
+            w !== c.lemma &&
+            w.slice(0, 4) === c.lemma.slice(0, 4) &&
+            wordGrade(w) < Math.min(termGrade, level - (level >= 9 ? 2.5 : 2)),
+        );
+      if (!c.compound && variant) {
+        trace?.(c.lemma, `a form of the everyday word "${variant}"`);
+        continue;
+      }
       if (c.pos === 'ADJ' && choice.sense.lexFile === RELATIONAL_ADJECTIVES) {
         trace?.(c.lemma, 'relational adjective ("of the moon")');
         continue;
@@ -927,7 +1200,7 @@ export function writeVocabulary(
         `everyday word in another sense (margin ${choice?.margin.toFixed(2)}): ${choice?.sense.definition}`,
       );
     }
-    const gloss = chooseGloss(options, level, c.lemma);
+    const gloss = chooseGloss(options, level, c.lemma, termGrade);
     if (!gloss) {
       trace?.(
         c.lemma,
@@ -977,12 +1250,35 @@ export function writeVocabulary(
     taken.add(c.lemma);
     if (meaning) meanings.add(meaning);
     meanings.add(said);
-    out.push({
+    const item: VocabularyItem = {
       term,
       partOfSpeech: LABELS[c.pos],
       definition: gloss.definition,
       context: sentence.text,
+    };
+    const tags = choice ? senseTagCounts(c.lemma, wnPos) : new Map<number, number>();
+    const mostTagged = [...tags.entries()].sort((a, b) => b[1] - a[1])[0];
+    entryFacts.set(item, {
+      source: gloss.source,
+      margin: gloss.source === 'passage' ? Infinity : (choice?.margin ?? 0),
+      // The word's usual sense: the one its corpus tags most, or its only sense.
+      usual:
+        gloss.source === 'passage' ||
+        (!!choice &&
+          (sensesOf(c.lemma, wnPos).length === 1 ||
+            (!!mostTagged && mostTagged[1] >= 2 && mostTagged[0] === choice.sense.offset))),
+      glossGrade: gloss.grade,
+      termGrade,
+      level,
+      easy,
+      sense:
+        choice && gloss.source !== 'passage' ? { offset: choice.sense.offset, pos: wnPos } : null,
     });
+    trace?.(
+      c.lemma,
+      `shown: ${gloss.source}, margin ${entryFacts.get(item)!.margin.toFixed(2)}, usual ${entryFacts.get(item)!.usual}, gloss grade ${gloss.grade.toFixed(1)}, term grade ${termGrade.toFixed(1)}${easy ? ', easy' : ''}${strongEntry(item) ? ', STRONG' : ''}`,
+    );
+    out.push(item);
   }
   return out;
 }
