@@ -12,7 +12,14 @@ import { capitalise, type WriterContext } from './common.js';
 import { speechSentences, storyCast, type CastMember } from './characters.js';
 import { RELATIONAL } from './context.js';
 import { wordNetNear } from './gates.js';
-import { clauseOf, placeWithin, readsAlone, resolvePronoun, type FormCandidate } from './forms.js';
+import {
+  clauseOf,
+  important,
+  placeWithin,
+  readsAlone,
+  resolvePronoun,
+  type FormCandidate,
+} from './forms.js';
 import { lexFileOf, sensesOf, synsetAt } from './wordnet.js';
 import { personSwapFits, swapContradicted } from './swaps.js';
 
@@ -185,6 +192,8 @@ export function whoQuestion(
   if (!verb) return null;
   const member = subjectMember(ctx, c, cast);
   if (!member) return null;
+  // "Who looked out of the window?": only about what matters in the story.
+  if (!important(ctx, s, 0.4)) return null;
   const prompt = subjectQuestion(c, 'Who');
   if (!prompt || prompt.split(/\s+/).length < 5) return null;
   // "Who took it, held it up?": what "it" is stands in another sentence.
@@ -393,6 +402,8 @@ export function whereQuestion(
       stop = more.end;
     }
     if (stop < end && t[stop]!.pos !== 'ADP' && t[stop]!.value !== ',') continue;
+    // "at the edge of a fishing village": the last place runs on.
+    if (t[stop] && /^(?:of|'s|’s)$/.test(t[stop]!.value)) return null;
     const prompt = invertedQuestion(c, 'Where', [i, stop]);
     if (!prompt || prompt.split(/\s+/).length < 4) return null;
     const answer = capitalise(spanText(s, i, stop));
