@@ -11,7 +11,7 @@ import type { Clause } from './clauses.js';
 import { capitalise, type WriterContext } from './common.js';
 import { speechSentences, storyCast, type CastMember } from './characters.js';
 import { RELATIONAL } from './context.js';
-import { wordNetNear } from './gates.js';
+import { commonVerb, wordNetNear } from './gates.js';
 import {
   clauseOf,
   important,
@@ -192,8 +192,13 @@ export function whoQuestion(
   if (!verb) return null;
   const member = subjectMember(ctx, c, cast);
   if (!member) return null;
-  // "Who looked out of the window?": only about what matters in the story.
+  // "Who looked out of the window?": only about what matters in the story, and not an
+  // everyday verb with no object (looked, went, sat) that any character might do.
   if (!important(ctx, s, 0.4)) return null;
+  const object = ['DET', 'NOUN', 'PROPN', 'NUM', 'ADJ'].includes(
+    c.sentence.tokens[c.restStart]?.pos ?? '',
+  );
+  if (!object && commonVerb(verb.lemma)) return null;
   const prompt = subjectQuestion(c, 'Who');
   if (!prompt || prompt.split(/\s+/).length < 5) return null;
   // "Who took it, held it up?": what "it" is stands in another sentence.
