@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, type Analysis, type Sentence } from './analyse.js';
 import {
+  bareSingularSlot,
   classFault,
+  countable,
+  usageFault,
   clozeBlankFault,
   clozeOptionFault,
   sameRoleElsewhere,
@@ -204,5 +207,57 @@ describe('cloze options must compete in meaning, and not be right as well (issue
     // "musicians rehearse" and "players rehearse": either fits "Most _____ rehearse".
     expect(sameRoleElsewhere(a, 'musician', 'player', 'NOUN')).toBe(true);
     expect(sameRoleElsewhere(a, 'musician', 'cellist', 'NOUN')).toBe(false);
+  });
+});
+
+// Written for these tests (CC0).
+const WORKSHOP = [
+  'The mill used a water wheel and a screw press to squeeze the apples.',
+  'Winter storms batter the orchard every year.',
+  'A cooper made the barrels, and a carter drove them to Bristol.',
+  'The apples were packed in straw before the journey.',
+  'In a good year the cider was sold in Bristol and in London.',
+  'Each barrel held a harvest of sweet juice.',
+  'The cooper and the miller, Ned Hale and Tom Price, argued about the price.',
+  'Ned Hale kept the accounts, and Tom Price kept the keys.',
+  'A carter needs a strong horse, a wagon and a place to sleep.',
+  'The farm had a pond, an oasis of shade and a barn.',
+].join(' ');
+
+describe('cloze options the passage itself rules out (issues 13, 22)', () => {
+  const a = analyse(WORKSHOP);
+
+  it('drops a word the passage only uses as half of a compound ("a skilled screw")', () => {
+    expect(usageFault(a, 'screw')).toBe('half of a compound');
+    expect(usageFault(a, 'cooper')).toBeNull();
+  });
+
+  it('drops a word the passage only uses as a verb before "the" ("storms batter the orchard")', () => {
+    expect(usageFault(a, 'batter')).toBe('reads as a verb');
+  });
+
+  it('keeps nouns that need "a" out of a blank that stands without one ("packed in _____")', () => {
+    const s = sentenceWith(a, 'The apples were packed');
+    const straw = s.text.indexOf('straw');
+    expect(bareSingularSlot(s, straw)).toBe(true);
+    expect(countable(a, 'barrel')).toBe(true);
+    expect(countable(a, 'place')).toBe(true);
+    expect(countable(a, 'juice')).toBe(false);
+    const t = sentenceWith(a, 'Each barrel held');
+    expect(bareSingularSlot(t, t.text.indexOf('harvest'))).toBe(false);
+    expect(clozeOptionFault(a, target(s, 'straw', 'noun'), 'barrel', s)).toBe('needs an article');
+  });
+
+  it('offers no everyday describing word for a describing word (it fits almost any noun)', () => {
+    const s = sentenceWith(a, 'Each barrel held');
+    expect(clozeOptionFault(a, target(s, 'sweet', 'adjective'), 'new')).toBe(
+      'everyday describing word',
+    );
+  });
+
+  it('offers no place or body of people among people ("Ned Hale and _____" with "Bristol")', () => {
+    const s = sentenceWith(a, 'Ned Hale kept');
+    expect(clozeOptionFault(a, target(s, 'Tom Price', 'person'), 'Bristol')).toBe('not a person');
+    expect(clozeOptionFault(a, target(s, 'Tom Price', 'person'), 'Ned Hale')).toBeNull();
   });
 });

@@ -658,6 +658,16 @@ function properOnly(analysis: Analysis, word: string): boolean {
   return capital;
 }
 
+/** A name WordNet knows only as a place, a body of people or a region, never as a person. */
+function placeOrBody(name: string): boolean {
+  const senses = sensesOf(name.toLowerCase(), 'noun');
+  return (
+    senses.length > 0 &&
+    [14, 15, 17].includes(senses[0]!.lexFile) &&
+    !senses.some((s) => s.lexFile === PERSON_FILE)
+  );
+}
+
 /** A nationality or people used as a describing word ("the British lines", "Irish workers"). */
 function demonym(word: string): boolean {
   return /^\p{Lu}/u.test(word) && !word.includes(' ') && !!lookup(word.toLowerCase(), 'adj');
@@ -808,6 +818,7 @@ export function clozeOptionFault(
   analysis: Analysis,
   target: ClozeTarget,
   option: string,
+  sentence?: Sentence,
 ): string | null {
   if (target.kind === 'number') {
     if (!analysis.numbers.has(option) && !analysis.numbers.has(option.toLowerCase()))
@@ -822,6 +833,8 @@ export function clozeOptionFault(
     // "books in _____ were copied" with "Gutenberg": a person's name among places.
     if (target.kind !== 'person' && personWords(analysis).has(option.toLowerCase()))
       return 'a person';
+    // "The owners, Max Blanck and _____" with "New York": a place or a body among people.
+    if (target.kind === 'person' && placeOrBody(option)) return 'not a person';
     return null;
   }
   // "month" or "week" fits most slots that take a span of time or a quantity.
@@ -866,9 +879,86 @@ export function clozeOptionFault(
     for (const s of sensesOf(lemma, pos)) if (up.has(s.offset)) return 'more general word';
   }
   if (target.kind === 'noun') {
-    const why = classFault(keyLemma, lemma);
+    const why = classFault(keyLemma, lemma) ?? usageFault(analysis, option);
     if (why) return why;
+    if (sentence && bareSingularSlot(sentence, target.start) && countable(analysis, lemma))
+      return 'needs an article';
   }
+  // "lack _____ broadband" with "new", "free", "public": everyday describing words fit
+  // almost any noun, so they are either also right or plainly filler.
+  if (target.kind === 'adjective' && wordGrade(option, lemma) < EVERYDAY_ADJECTIVE_GRADE)
+    return 'everyday describing word';
   if (sameRoleElsewhere(analysis, keyLemma, lemma, posTag)) return 'same role elsewhere';
   return null;
+}
+
+/** Describing words known this early fit almost any noun ("new", "wrong", "large", "free"). */
+const EVERYDAY_ADJECTIVE_GRADE = 4;
+
+/**
+ * Why the passage's own uses of a noun make it a poor option (null when they do not): it only
+ * ever stands before another noun, as half of a compound ("the screw press": "a skilled
+ * screw"), or only before "the"/"a", where it is a verb the tagger took for a noun ("storms
+ * batter the coast": "a batter").
+ */
+export function usageFault(analysis: Analysis, option: string): string | null {
+  const o = option.toLowerCase();
+  let uses = 0;
+  let modifier = 0;
+  let verbLike = 0;
+  for (const s of analysis.sentences) {
+    if (!s.text.toLowerCase().includes(o)) continue;
+    s.tokens.forEach((t, i) => {
+      if (t.value.toLowerCase() !== o) return;
+      uses += 1;
+      const next = s.tokens[i + 1];
+      if (next && next.pos === 'NOUN' && /^\p{Ll}/u.test(next.value)) modifier += 1;
+      else if (next && /^(?:the|a|an|his|her|its|their|our|my|your)$/i.test(next.value))
+        verbLike += 1;
+    });
+  }
+  if (uses === 0) return null;
+  if (modifier === uses) return 'half of a compound';
+  if (verbLike === uses) return 'reads as a verb';
+  return null;
+}
+
+/**
+ * True when the blank is a singular noun with no article or other determiner before its
+ * phrase ("a dry belt of _____ called …", "made of _____"): the key is used as a mass noun there,
+ * and a noun that needs "a" ("place", "oasis") does not fit.
+ */
+export function bareSingularSlot(sentence: Sentence, start: number): boolean {
+  const at = sentence.tokens.findIndex((t) => t.start === start);
+  if (at < 1) return false;
+  const self = sentence.tokens[at]!;
+  if (/s$/i.test(self.value) && !/(?:ss|us|is)$/i.test(self.value)) return false;
+  for (let i = at - 1; i >= 0; i--) {
+    const t = sentence.tokens[i]!;
+    if (t.pos === 'ADJ' || t.pos === 'ADV') continue;
+    if (t.pos === 'DET' || t.pos === 'PRON' || t.pos === 'NUM' || t.pos === 'PROPN') return false;
+    if (/^(?:'s|’s)$/.test(t.value)) return false;
+    return t.pos === 'ADP' || t.pos === 'VERB';
+  }
+  return false;
+}
+
+/** True when the passage counts the noun: writes it in the plural or after "a"/"an"/"one". */
+export function countable(analysis: Analysis, lemma: string): boolean {
+  const info = analysis.words.get(`NOUN:${lemma.toLowerCase()}`);
+  if (!info) return false;
+  for (const form of info.forms.keys())
+    if (form !== info.lemma && /s$/.test(form) && !/ss$/.test(form)) return true;
+  for (const si of info.sentences) {
+    const tokens = analysis.sentences[si]!.tokens;
+    for (let i = 0; i < tokens.length; i++) {
+      if (lemmaOf(tokens[i]!) !== info.lemma) continue;
+      for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+        const v = tokens[j]!.value.toLowerCase();
+        if (/^(?:a|an|one|each|every|another)$/.test(v)) return true;
+        if (tokens[j]!.pos !== 'ADJ' && tokens[j]!.pos !== 'ADV') break;
+      }
+    }
+  }
+  return false;
 }

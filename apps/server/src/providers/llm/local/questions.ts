@@ -151,12 +151,21 @@ export function writeMultipleChoice(
   const clozeCap = Math.max(0, Math.floor(clozeBudget(ctx) - (ctx.plan.counts.fill_blank ?? 0)));
   const spareCloze = new Set<number>();
   let cloze = 0;
-  // Many sentences offer no blank worth asking: look through more of them.
-  const sentences = pickSentences(ctx, count * 3, {});
+  // Many sentences offer no blank worth asking: look through more of them, and through more
+  // again on a long text when the options of too many fail their gates.
+  const firstPool = pickSentences(ctx, count * 3, {});
+  const passes: Array<{ tier: number; sentences: Sentence[] }> = (
+    ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]
+  ).map((tier) => ({ tier, sentences: firstPool }));
+  if (ctx.analysis.sentences.length > count * 6)
+    passes.push({ tier: 0, sentences: [] }, { tier: 1, sentences: [] });
   // Key words first; words a little less rare ("steady", "delivery") only when the material
   // would otherwise fall short.
-  for (const tier of ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]) {
-    if (tier > 0 && out.length - spareCloze.size >= count) break;
+  for (const [p, pass] of passes.entries()) {
+    const tier = pass.tier;
+    if (p > 0 && out.length - spareCloze.size >= count) break;
+    const sentences =
+      pass.sentences.length || p === 0 ? pass.sentences : pickSentences(ctx, count * 6, {});
     for (const s of sentences) {
       // Spares: two beyond the count, so later writers still find sentences of their own.
       if (out.length >= count + (ctx.spares ?? 2)) break;
@@ -182,7 +191,7 @@ export function writeMultipleChoice(
         (d) =>
           optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
           (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)) &&
-          !clozeOptionFault(ctx.analysis, found, d),
+          !clozeOptionFault(ctx.analysis, found, d, s),
       );
       const target = {
         ...found,
