@@ -528,7 +528,7 @@ export function chooseGloss(
   );
   const target = Math.max(3, level);
   // The passage's own words are at the passage's level: they get two grades of grace.
-  return usable.find((o) => o.grade <= target + 1 + (o.source === 'passage' ? 2 : 0)) ?? null;
+  return usable.find((o) => o.grade <= target + (o.source === 'passage' ? 3 : 0)) ?? null;
 }
 
 /**
