@@ -21,6 +21,7 @@ import { JobQueue } from './jobs/queue.js';
 import { ChangeBus } from './lib/changes.js';
 import { postgresRateLimitStore, pruneRateLimits } from './lib/rate-limit-store.js';
 import { etagMatches, PageCache, strongEtag } from './lib/page-cache.js';
+import { pageReadsPlugin } from './lib/page-reads.js';
 import { blogRoutes } from './modules/blog/blog.routes.js';
 import { booksRoutes } from './modules/books/books.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
@@ -212,6 +213,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mailPlugin, { mailer: createMailer(config, app.log) });
   await app.register(openapiPlugin);
   await app.register(sitemapPlugin, { publicUrl: config.publicUrl });
+  await app.register(pageReadsPlugin);
 
   const jobs = new JobQueue(database, app.log);
   app.decorate('jobs', jobs);

@@ -131,9 +131,26 @@ export const webPlugin = fp(
     const mode = options.mode === 'production' ? 'production' : 'development';
     let handler: ReturnType<typeof createRequestHandler> | undefined;
 
-    /** `app.inject` on this instance; `seen` collects the calls' URLs (the cache's tags). */
+    /**
+     * The loaders' API: public reads registered in `app.pageReads` are called directly (the
+     * route's validation and bytes, no request lifecycle); anything else is `app.inject` on
+     * this instance. `seen` collects the calls' tags (what the page shows, for the cache).
+     */
     const makeApiFetch =
       (seen?: Set<string>) => async (input: string | URL | Request, init?: RequestInit) => {
+        if (typeof input === 'string' && (init?.method ?? 'GET') === 'GET' && !init?.body) {
+          const url = new URL(input, options.publicUrl);
+          if (app.pageReads.has(url.pathname) && !hasHeader(init?.headers, 'authorization')) {
+            const answer = await app.pageReads.read(url);
+            if (answer) {
+              if (seen) for (const tag of tagsOfApiCall(url)) seen.add(tag);
+              return new Response(answer.body, {
+                status: answer.status,
+                headers: { 'content-type': 'application/json; charset=utf-8' },
+              });
+            }
+          }
+        }
         const request = new Request(new URL(String(input), options.publicUrl), init);
         const url = new URL(request.url);
         if (seen) for (const tag of tagsOfApiCall(url)) seen.add(tag);
@@ -251,7 +268,7 @@ export const webPlugin = fp(
       return sendFetchResponse(request, reply, response);
     });
   },
-  { name: 'web' },
+  { name: 'web', dependencies: ['page-reads'] },
 );
 
 /**
@@ -315,6 +332,13 @@ export function leanHtml(html: string, nonce: string, rules?: LeanPageRules): st
     if (rules.dropDiscoverAttributes) out = out.split(' data-discover="true"').join('');
   }
   return out;
+}
+
+function hasHeader(headers: RequestInit['headers'], name: string): boolean {
+  if (!headers) return false;
+  if (headers instanceof Headers) return headers.has(name);
+  if (Array.isArray(headers)) return headers.some(([key]) => key?.toLowerCase() === name);
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
 declare module 'fastify' {

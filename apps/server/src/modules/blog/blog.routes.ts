@@ -17,6 +17,7 @@ import {
   BlogTaxonomyAnswerSchema,
   ResultAnswerSchema,
 } from '@chapterwise/shared';
+import { AnswerCache } from '../../lib/answer-cache.js';
 import { requireAdmin } from '../../plugins/auth.js';
 import { BLOG_IMAGE_MAX_BASE64_CHARS } from './blog.images.js';
 import { BlogService } from './blog.service.js';
@@ -81,12 +82,45 @@ export const blogRoutes = fp(
       return service.feed();
     });
 
-    await app.register(publicRoutes(service), { prefix: options.prefix ?? '/api/v1' });
+    const prefix = options.prefix ?? '/api/v1';
+    // Server rendering reads the public calls directly (`lib/page-reads.ts`), their answers
+    // (validated and encoded by the routes' answer schemas, as Fastify's serialiser does) kept
+    // as long as a cached page may be: until a blog change, the next scheduled post's date
+    // (visibility is decided at read time) or 10 minutes. A blog page rendered after a change
+    // shows it, as the render cache requires.
+    const pageAnswers = new AnswerCache({ maxEntries: 500, maxAgeMs: 10 * 60_000 });
+    app.changes.subscribe((topic) => {
+      if (topic === 'blog' || topic === '*') pageAnswers.clear();
+    });
+    const pageAnswer = <T>(key: unknown[], schema: z.ZodType<unknown, T>, read: () => Promise<T>) =>
+      pageAnswers.get(JSON.stringify(key), async () => {
+        const [answer, next] = await Promise.all([read(), service.nextScheduledDate()]);
+        return {
+          body: JSON.stringify(z.encode(schema, answer)),
+          ...(next ? { expiresAt: next.getTime() } : {}),
+        };
+      });
+    app.pageReads.add(`${prefix}/blog/getblogposts`, {
+      query: BlogPostsQuerySchema,
+      answer: (query) =>
+        pageAnswer(['posts', query], BlogPostsAnswerSchema, () => service.listPosts(query)),
+    });
+    app.pageReads.add(`${prefix}/blog/getblogpost`, {
+      query: BlogPostUrlQuerySchema,
+      answer: (query) =>
+        pageAnswer(['post', query.url], BlogPostAnswerSchema, () => service.getPost(query.url)),
+    });
+    app.pageReads.add(`${prefix}/blog/getblogtaxonomy`, {
+      query: z.object({}),
+      answer: () => pageAnswer(['taxonomy'], BlogTaxonomyAnswerSchema, () => service.taxonomy()),
+    });
+
+    await app.register(publicRoutes(service), { prefix });
     await app.register(adminRoutes(service), {
-      prefix: `${options.prefix ?? '/api/v1'}/blog/admin`,
+      prefix: `${prefix}/blog/admin`,
     });
   },
-  { name: 'blog', dependencies: ['db', 'auth', 'storage', 'sitemap'] },
+  { name: 'blog', dependencies: ['db', 'auth', 'storage', 'sitemap', 'page-reads'] },
 );
 
 const publicRoutes = (service: BlogService): FastifyPluginAsyncZod =>

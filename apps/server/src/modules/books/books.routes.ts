@@ -101,10 +101,28 @@ export const booksRoutes = fp(
       pageCount: () => service.sitemapPageCount(),
       paths: (page) => service.sitemapPaths(page),
     });
+    const prefix = options.prefix ?? '/api/v1';
+    // Server rendering reads the catalogue directly: the routes' schemas and cached bytes.
+    app.pageReads.add(`${prefix}/getgutenbergbooks`, {
+      query: BooksQuerySchema,
+      answer: async (query) => (await service.listBooksCached(query)).body,
+    });
+    app.pageReads.add(`${prefix}/getgutenbergbook`, {
+      query: BookUrlQuerySchema,
+      answer: async (query) => (await service.getBookCached(query.url)).body,
+    });
+    app.pageReads.add(`${prefix}/getgutenbergbookchapter`, {
+      query: ChapterQuerySchema,
+      answer: async (query) => (await service.getChapterCached(query.url, query.chapterUrl)).body,
+    });
+    app.pageReads.add(`${prefix}/getbooksubjects`, {
+      query: z.object({}),
+      answer: async () => (await service.subjectsCached()).body,
+    });
     await app.register(catalogueRoutes(service), { prefix: options.prefix ?? '/api/v1' });
     await app.register(textRoutes(texts), { prefix: options.prefix ?? '/api/v1' });
   },
-  { name: 'books', dependencies: ['db', 'sitemap'] },
+  { name: 'books', dependencies: ['db', 'sitemap', 'page-reads'] },
 );
 
 const catalogueRoutes = (service: BooksService): FastifyPluginAsyncZod =>

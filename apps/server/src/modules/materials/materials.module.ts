@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ChapterMaterialsQuerySchema } from '@chapterwise/shared';
 import { createMaterialGenerator, type MaterialGenerator } from '../../providers/llm/index.js';
 import { warmUpPdf } from './exports/formats/pdf.js';
 import { materialsRoutes } from './materials.routes.js';
@@ -84,6 +85,13 @@ export async function registerMaterials(
       if (timer) clearInterval(timer);
     });
   }
+  // The chapter page's ready-made cards, read directly by server rendering (as the route
+  // sends them: JSON of the service's answer).
+  app.pageReads.add('/api/v1/materials/getavailablechaptermaterials', {
+    query: ChapterMaterialsQuerySchema,
+    answer: async (query) =>
+      JSON.stringify(await service.chapterMaterials(query.bookUrl, query.chapterUrl)),
+  });
   await app.register(materialsRoutes(service), { prefix: '/api/v1' });
 }
 

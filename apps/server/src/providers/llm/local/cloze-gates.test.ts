@@ -4,6 +4,7 @@ import {
   bareSingularSlot,
   classFault,
   countable,
+  keyBlank,
   usageFault,
   clozeBlankFault,
   clozeOptionFault,
@@ -259,5 +260,24 @@ describe('cloze options the passage itself rules out (issues 13, 22)', () => {
     const s = sentenceWith(a, 'Ned Hale kept');
     expect(clozeOptionFault(a, target(s, 'Tom Price', 'person'), 'Bristol')).toBe('not a person');
     expect(clozeOptionFault(a, target(s, 'Tom Price', 'person'), 'Ned Hale')).toBeNull();
+  });
+});
+
+describe('blanks chosen by importance, not rarity (issue 22, trivial)', () => {
+  // Written for these tests (CC0): the press and its screw recur; the shawl is mentioned once.
+  const PRESS = [
+    'The cider press stood in the barn behind the house.',
+    'Every autumn the farmer turned the screw of the press by hand.',
+    'His wife tied on her shawl and carried the apples to the barn.',
+    'The juice ran from the press into a wooden trough.',
+    'A heavy screw pushed the board down onto the crushed apples.',
+  ].join(' ');
+  const a = analyse(PRESS);
+
+  it('counts a word the passage repeats as a key blank, a thing named once in passing not', () => {
+    const s = sentenceWith(a, 'A heavy screw');
+    expect(keyBlank(a, target(s, 'screw', 'noun'))).toBe(true);
+    const t = sentenceWith(a, 'His wife tied');
+    expect(keyBlank(a, target(t, 'shawl', 'noun'))).toBe(false);
   });
 });

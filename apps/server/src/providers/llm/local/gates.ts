@@ -808,6 +808,26 @@ export function clozeBlankFault(
 }
 
 /**
+ * A blank that matters to the passage (issue 22: choose blanks by importance, not rarity): a
+ * name it comes back to, a number, or a word it repeats or holds among its key phrases ("the
+ * canopy" in a text about rainforest layers), not a thing mentioned once in passing ("tied on
+ * her shawl", "a burr on your sock").
+ */
+export function keyBlank(analysis: Analysis, target: ClozeTarget): boolean {
+  if (target.kind !== 'noun' && target.kind !== 'verb' && target.kind !== 'adjective') return true;
+  const posTag = target.kind === 'noun' ? 'NOUN' : target.kind === 'verb' ? 'VERB' : 'ADJ';
+  const lemma = lemmaOfForm(analysis, target.answer, posTag);
+  if ((analysis.words.get(`${posTag}:${lemma}`)?.count ?? 0) >= 2) return true;
+  const stem = lemma.slice(0, Math.max(4, lemma.length - 2));
+  return analysis.keyphrases.some((p) =>
+    p
+      .toLowerCase()
+      .split(/\s+/)
+      .some((w) => w.startsWith(stem)),
+  );
+}
+
+/**
  * Why an option is not a fair wrong answer for a cloze blank (null when it is): a number not
  * written in the text (a near miss such as 1986 for 1987 only tests rote recall), a word that
  * is mostly another part of speech than the key ("the _____" with "collect"), a nationality

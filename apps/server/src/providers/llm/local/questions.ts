@@ -25,7 +25,7 @@ import { wordGrade } from './familiar.js';
 import { stem } from './senses.js';
 import { matchingEntries } from './vocabulary.js';
 import { invertedQuestion, spanText } from './clauses.js';
-import { clozeBlankFault, clozeOptionFault, commonVerb, topicWords } from './gates.js';
+import { clozeBlankFault, clozeOptionFault, commonVerb, keyBlank, topicWords } from './gates.js';
 import { antonymsOf, lexFileOf, lookup } from './wordnet.js';
 import { numberValue } from '../../../lib/number-words.js';
 import { describeWord } from './analyse.js';
@@ -154,9 +154,15 @@ export function writeMultipleChoice(
   // Many sentences offer no blank worth asking: look through more of them, and through more
   // again on a long text when the options of too many fail their gates.
   const firstPool = pickSentences(ctx, count * 3, {});
-  const passes: Array<{ tier: number; sentences: Sentence[] }> = (
-    ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]
-  ).map((tier) => ({ tier, sentences: firstPool }));
+  // Blanks that matter first (a word the text repeats or holds among its key phrases), then
+  // any worth asking.
+  const passes: Array<{ tier: number; sentences: Sentence[]; key?: boolean }> = [
+    { tier: 0, sentences: firstPool, key: true },
+    ...(ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]).map((tier) => ({
+      tier,
+      sentences: firstPool,
+    })),
+  ];
   if (ctx.analysis.sentences.length > count * 6)
     passes.push({ tier: 0, sentences: [] }, { tier: 1, sentences: [] });
   // Key words first; words a little less rare ("steady", "delivery") only when the material
@@ -181,6 +187,7 @@ export function writeMultipleChoice(
         Math.min(2, need),
         undefined,
         (t) =>
+          (!pass.key || keyBlank(ctx.analysis, t)) &&
           worthABlank(ctx, s, t, tier) &&
           !pairedWithNoun(s, t) &&
           (t.kind !== 'adjective' || keyAdjective(ctx, t.answer)),
@@ -983,8 +990,11 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
   };
   // Blanks that matter first (issue 22, trivial): not an everyday word ("water", "door"), not one
   // item of a list, not half of a set phrase; everyday words only when nothing better is left.
-  for (const tier of ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]) {
+  // Blanks that matter first (a word the text repeats or holds among its key phrases).
+  const tiers = ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1];
+  for (const [p, tier] of [0, ...tiers].entries()) {
     const strict = tier === 0;
+    const key = p === 0;
     for (const s of sentences) {
       if (out.length >= wanted) break;
       if (ctx.usedSentences.has(s.index)) continue;
@@ -992,6 +1002,7 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
       const target = targetsOf(s, ctx, 0).find(
         (t) =>
           (t.kind !== 'number' || ctx.plan.level > 2) &&
+          (!key || keyBlank(ctx.analysis, t)) &&
           !(/^\p{Lu}/u.test(t.answer) && obviousName(t.answer)) &&
           worthABlank(ctx, s, t, tier) &&
           (!strict ||
