@@ -48,6 +48,7 @@ import {
   type FormCandidate,
 } from './forms.js';
 import { isVerse, needsContext, withoutOpener } from './context.js';
+import { castSwaps, storyCandidates } from './story.js';
 import { readClause, type Clause } from './clauses.js';
 import { informationalDiscussion, standsAlone } from './discussion-info.js';
 import {
@@ -198,6 +199,10 @@ export function writeMultipleChoice(
         (d) =>
           optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
           (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)) &&
+          // "presented them in _____" (London) with England or Britain: a place that holds the
+          // key, or lies in it, is right as well.
+          (found.kind !== 'place' ||
+            (!placeWithin(found.answer, d) && !placeWithin(d, found.answer))) &&
           !clozeOptionFault(ctx.analysis, found, d, s),
       );
       const target = {
@@ -336,6 +341,9 @@ function pickForms(
       );
     },
     () => pool.flatMap((s) => whCandidates(ctx, s)),
+    // Stories: who did it, what they acted on, where (options: the story's other characters,
+    // things and places); one sentence each, so before the forms that use several.
+    () => pool.flatMap((s) => storyCandidates(ctx, s)),
     () => [],
     () => vocabularyInContext(ctx, contextWords),
     () => sequenceCandidates(ctx, 2),
@@ -345,8 +353,8 @@ function pickForms(
   const cap = fill ? count : Math.max(2, Math.ceil(count / 3));
   if (fill) {
     lists[0] = [];
-    lists[3] = [];
     lists[4] = [];
+    lists[5] = [];
   }
   const taken = lists.map(() => 0);
   const out: MultipleChoiceQuestion[] = [];
@@ -355,7 +363,7 @@ function pickForms(
   for (let round = 0; round < count * 2 && out.length < count + (ctx.spares ?? 2); round++) {
     let any = false;
     for (let f = 0; f < lists.length && out.length < count + (ctx.spares ?? 2); f++) {
-      if (f === 2) {
+      if (f === 3) {
         if (supportedLeft > 0) {
           const made = writeSupported(ctx, 1);
           supportedLeft -= 1;
@@ -367,7 +375,7 @@ function pickForms(
         }
         continue;
       }
-      if (taken[f]! >= (f === 3 ? Math.min(2, cap) : cap)) continue;
+      if (taken[f]! >= (f === 4 ? Math.min(2, cap) : cap)) continue;
       const list = lists[f]!;
       while (list.length) {
         const c = list.shift()!;
@@ -686,7 +694,8 @@ export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): 
     return `${capitalise(head)} because ${decapitalise(because[1]!, nameWord(ctx, t[1]?.value ?? ''))}.`;
   }
   const c = readClause(s, 0, t.length, { opensWithName: nameWord(ctx, t[0]?.value ?? '') });
-  if (!c?.lead || c.lead[0] !== 0 || t[0]!.pos !== 'ADP') return statement;
+  if (!c?.lead || c.lead[0] !== 0 || t[0]!.pos !== 'ADP' || t[c.lead[1] - 1]?.value !== ',')
+    return statement;
   const comma = statement.indexOf(',');
   const rest = statement.slice(comma + 1).trim();
   if (/[,;:—]/.test(rest) || !/[.!]$/.test(rest)) return statement;
@@ -798,6 +807,8 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     const changed = replaceInStatement(statement, target.answer, swap);
     if (changed) out.push({ statement: fixArticles(changed), how: target.kind });
   }
+  // Stories: another character of the cast in place of the one who acts.
+  if (!out.some((a) => a.how === 'person')) out.push(...castSwaps(ctx, s, statement));
   // A plain negation only when no fact could be changed (compromise is the slowest step), and
   // only of a short sentence of one clause ("did not commence by inuring…" reads badly).
   // "Many species have never been named" → "Many species have been named" is true as well: a
