@@ -199,6 +199,10 @@ export function writeMultipleChoice(
         (d) =>
           optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
           (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)) &&
+          // "presented them in _____" (London) with England or Britain: a place that holds the
+          // key, or lies in it, is right as well.
+          (found.kind !== 'place' ||
+            (!placeWithin(found.answer, d) && !placeWithin(d, found.answer))) &&
           !clozeOptionFault(ctx.analysis, found, d, s),
       );
       const target = {
