@@ -656,6 +656,22 @@ export const ChapterMaterialCardSchema = MaterialSchema.pick({
 });
 export type ChapterMaterialCard = z.infer<typeof ChapterMaterialCardSchema>;
 
+/**
+ * A teacher's material as the 'Your Materials' cards show it (`getusersmaterials?view=card`,
+ * decision 026): no reference text or description (a chapter each, never shown on a card), and
+ * of the output only the document the card renders, not its text rendering. The whole material
+ * (`getmaterial?id`) is read when one is opened, edited or exported.
+ */
+export const MaterialListCardSchema = MaterialSchema.omit({
+  referenceText: true,
+  descriptionText: true,
+  output: true,
+}).extend({
+  /** Present once the generation finished, like `output` of a whole material. */
+  output: z.object({ document: MaterialDocumentSchema }).optional(),
+});
+export type MaterialListCard = z.infer<typeof MaterialListCardSchema>;
+
 export const MaterialSetSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -690,12 +706,22 @@ export const ListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(24),
 });
-export const MaterialsQuerySchema = ListQuerySchema.extend({ setId: Uuid.optional() });
+/**
+ * `view`: `full` (the default, api-shapes.md: whole materials) or `card` (the cards' fields only,
+ * MaterialListCardSchema: what the web app's list asks for).
+ */
+export const MATERIAL_LIST_VIEWS = ['full', 'card'] as const;
+export const MaterialsQuerySchema = ListQuerySchema.extend({
+  setId: Uuid.optional(),
+  view: z.enum(MATERIAL_LIST_VIEWS).default('full'),
+});
 export const IdQuerySchema = z.object({ id: Uuid });
 export const ChapterMaterialsQuerySchema = z.object({
   bookUrl: requiredText(300),
   chapterUrl: requiredText(300),
 });
 export const MaterialSetsAnswerSchema = z.object({ materialSets: listOf(MaterialSetSchema) });
-export const MaterialsAnswerSchema = z.object({ generatedMaterials: listOf(MaterialSchema) });
+export const MaterialsAnswerSchema = z.object({
+  generatedMaterials: listOf(z.union([MaterialSchema, MaterialListCardSchema])),
+});
 export const WasSuccessfulSchema = z.object({ wasSuccessful: z.literal(true) });

@@ -1,6 +1,11 @@
-import { type ChapterMaterialCard, type Material, type MaterialSet } from '@chapterwise/shared';
+import {
+  type ChapterMaterialCard,
+  type Material,
+  type MaterialListCard,
+  type MaterialSet,
+} from '@chapterwise/shared';
 import type { GeneratedMaterialRow, MaterialSetRow } from '../../db/schema/index.js';
-import type { PlatformMaterialCardRow } from './materials.repository.js';
+import type { MaterialCardRow, PlatformMaterialCardRow } from './materials.repository.js';
 
 /** A material in the spec's wire names. `output` is present only once the generation finished. */
 export function presentMaterial(row: GeneratedMaterialRow): Material {
@@ -21,6 +26,28 @@ export function presentMaterial(row: GeneratedMaterialRow): Material {
     status: row.status,
     ...(row.error ? { error: row.error } : {}),
     ...(row.status === 'finished' && row.output ? { output: row.output } : {}),
+  };
+}
+
+/** A material's card on 'Your Materials' (`view=card`): `output` holds only the document. */
+export function presentMaterialCard(row: MaterialCardRow): MaterialListCard {
+  return {
+    _id: row.id,
+    name: row.name,
+    grade: row.grade,
+    subject: row.subject,
+    type: row.type,
+    setId: row.setId,
+    bookUrl: row.bookUrl,
+    chapterUrl: row.chapterUrl,
+    createdAt: row.createdAt.toISOString(),
+    ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
+    ...(row.isPlatform ? { isPlatform: true } : {}),
+    status: row.status,
+    ...(row.error ? { error: row.error } : {}),
+    ...(row.status === 'finished' && row.output
+      ? { output: { document: row.output.document } }
+      : {}),
   };
 }
 

@@ -198,6 +198,68 @@ export async function listMaterials(
   return { rows, count: total?.n ?? 0 };
 }
 
+/** A material's card fields (`listMaterialCards`): no reference text or description. */
+export type MaterialCardRow = Pick<
+  GeneratedMaterialRow,
+  | 'id'
+  | 'name'
+  | 'grade'
+  | 'subject'
+  | 'type'
+  | 'setId'
+  | 'bookUrl'
+  | 'chapterUrl'
+  | 'createdAt'
+  | 'editedAt'
+  | 'isPlatform'
+  | 'status'
+  | 'error'
+  | 'output'
+>;
+
+/**
+ * `listMaterials` as the cards show it (decision 026): the reference text and description (a
+ * chapter each) are not read. The presenter keeps only the output's document.
+ */
+export async function listMaterialCards(
+  db: Db,
+  userId: string,
+  options: Page & { setId?: string | undefined },
+): Promise<{ rows: MaterialCardRow[]; count: number }> {
+  const where = and(
+    eq(generatedMaterials.userId, userId),
+    options.setId ? eq(generatedMaterials.setId, options.setId) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: generatedMaterials.id,
+        name: generatedMaterials.name,
+        grade: generatedMaterials.grade,
+        subject: generatedMaterials.subject,
+        type: generatedMaterials.type,
+        setId: generatedMaterials.setId,
+        bookUrl: generatedMaterials.bookUrl,
+        chapterUrl: generatedMaterials.chapterUrl,
+        createdAt: generatedMaterials.createdAt,
+        editedAt: generatedMaterials.editedAt,
+        isPlatform: generatedMaterials.isPlatform,
+        status: generatedMaterials.status,
+        error: generatedMaterials.error,
+        // The whole column, not `output -> 'document'`: building a new JSON value in the
+        // database cost embedded PostgreSQL (PGlite) several times what reading the column does.
+        output: generatedMaterials.output,
+      })
+      .from(generatedMaterials)
+      .where(where)
+      .orderBy(desc(generatedMaterials.createdAt), desc(generatedMaterials.id))
+      .limit(options.limit)
+      .offset((options.page - 1) * options.limit),
+    db.select({ n: count() }).from(generatedMaterials).where(where),
+  ]);
+  return { rows, count: total?.n ?? 0 };
+}
+
 /** The finished materials of one of a user's folders, oldest first (a folder export). */
 export async function listFinishedInSet(
   db: Db,

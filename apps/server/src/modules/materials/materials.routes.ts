@@ -167,7 +167,8 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
         schema: {
           tags,
           security,
-          summary: "The user's materials, newest first (optionally of one folder)",
+          summary:
+            "The user's materials, newest first (optionally of one folder); view=card sends the cards' fields only",
           querystring: MaterialsQuerySchema,
           response: { 200: MaterialsAnswerSchema },
         },
@@ -175,7 +176,13 @@ export const materialsRoutes = (service: MaterialsService): FastifyPluginAsyncZo
       async (request, reply) => {
         const user = await requireUser(request);
         reply.header('cache-control', 'no-store');
-        return { generatedMaterials: await service.listMaterials(user, request.query) };
+        const { view, ...options } = request.query;
+        return {
+          generatedMaterials:
+            view === 'card'
+              ? await service.listMaterialCards(user, options)
+              : await service.listMaterials(user, options),
+        };
       },
     );
 

@@ -10,6 +10,7 @@ import {
   type ExportFormatId,
   type Material,
   type MaterialDocument,
+  type MaterialListCard,
   type MaterialOutput,
   type MaterialSet,
 } from '@chapterwise/shared';
@@ -36,7 +37,12 @@ import {
   type ExportCopy,
   type ExportFile,
 } from './exports/index.js';
-import { presentChapterMaterialCard, presentMaterial, presentSet } from './materials.presenter.js';
+import {
+  presentChapterMaterialCard,
+  presentMaterial,
+  presentMaterialCard,
+  presentSet,
+} from './materials.presenter.js';
 import * as repo from './materials.repository.js';
 import { questionShortfall, withNotCountedNote } from './materials.shortfall.js';
 
@@ -132,6 +138,20 @@ export class MaterialsService {
       throw notFound('Folder not found.');
     const { rows, count } = await repo.listMaterials(this.db, user.id, options);
     return { data: rows.map(presentMaterial), count };
+  }
+
+  /**
+   * `listMaterials` with the cards' fields only (decision 026): what 'Your Materials' shows,
+   * without the texts a card never shows.
+   */
+  async listMaterialCards(
+    user: UserRow,
+    options: repo.Page & { setId?: string | undefined },
+  ): Promise<{ data: MaterialListCard[]; count: number }> {
+    if (options.setId && !(await repo.findSet(this.db, user.id, options.setId)))
+      throw notFound('Folder not found.');
+    const { rows, count } = await repo.listMaterialCards(this.db, user.id, options);
+    return { data: rows.map(presentMaterialCard), count };
   }
 
   /** One material: the user's own, or a platform-made one anyone may see. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   GRADES,
   MATERIAL_LIMITS,
+  MaterialListCardSchema,
   MaterialOutputSchema,
   numberedQuestions,
 } from '@chapterwise/shared';
@@ -366,6 +367,71 @@ describe('materials API', () => {
     expect(all.count).toBe(2);
     expect(all.data.every((m: { setId: string | null }) => m.setId === null)).toBe(true);
     expect((await get(`getmaterialset?id=${set._id}`, auth)).statusCode).toBe(404);
+  });
+
+  it('lists the cards only with view=card: no texts, the document, paged and by folder (decision 026)', async () => {
+    const { user, auth } = await createUser(t.app);
+    const set = (await post('createset', { name: 'Cards' }, auth)).json().data;
+    const { id } = await generate(auth, { setId: set._id, descriptionText: '8 questions' });
+    const [pending] = await t.app.db
+      .insert(generatedMaterials)
+      .values({
+        userId: user.id,
+        name: 'Still writing',
+        grade: GRADES[8],
+        subject: 'English',
+        type: 'Quiz',
+        referenceText: TEXT,
+        status: 'pending',
+      })
+      .returning();
+
+    const full = (await get('getusersmaterials', auth)).json().generatedMaterials;
+    const cards = (await get('getusersmaterials?view=card', auth)).json().generatedMaterials;
+    expect(cards.count).toBe(2);
+    expect(cards.data.map((m: { _id: string }) => m._id)).toEqual(
+      full.data.map((m: { _id: string }) => m._id),
+    );
+    const [waiting, finished] = cards.data;
+    expect(waiting).toEqual({
+      _id: pending!.id,
+      name: 'Still writing',
+      grade: GRADES[8],
+      subject: 'English',
+      type: 'Quiz',
+      setId: null,
+      bookUrl: null,
+      chapterUrl: null,
+      createdAt: pending!.createdAt.toISOString(),
+      status: 'pending',
+    });
+    const whole = full.data[1];
+    expect(whole.referenceText).toBe(TEXT);
+    expect(Object.keys(finished).sort()).toEqual(
+      Object.keys(whole)
+        .filter((k) => k !== 'referenceText' && k !== 'descriptionText')
+        .sort(),
+    );
+    expect(finished).toMatchObject({ _id: id, setId: set._id, status: 'finished' });
+    expect(finished.output).toEqual({ document: whole.output.document });
+    expect(MaterialListCardSchema.parse(finished)).toEqual(finished);
+    // A whole page of cards is a small fraction of the whole materials.
+    expect(JSON.stringify(cards).length * 4).toBeLessThan(JSON.stringify(full).length);
+
+    const inSet = (await get(`getusersmaterials?view=card&setId=${set._id}`, auth)).json()
+      .generatedMaterials;
+    expect(inSet).toMatchObject({ count: 1, data: [{ _id: id }] });
+    const second = (await get('getusersmaterials?view=card&limit=1&page=2', auth)).json()
+      .generatedMaterials;
+    expect(second).toMatchObject({ count: 2, data: [{ _id: id }] });
+    expect((await get('getusersmaterials?view=cards', auth)).statusCode).toBe(400);
+    const stranger = await createUser(t.app);
+    expect((await get('getusersmaterials?view=card', stranger.auth)).json()).toEqual({
+      generatedMaterials: { data: [], count: 0 },
+    });
+    expect(
+      (await get(`getusersmaterials?view=card&setId=${set._id}`, stranger.auth)).statusCode,
+    ).toBe(404);
   });
 
   it("answers 404 for another user's materials and folders, on reads and writes", async () => {

@@ -126,6 +126,8 @@ export function support(phrase: string, text: string): number {
   const words = contentWords(phrase);
   if (words.length === 0) return 1;
   const have = new Set(contentWords(text));
+  // First-person narration: "the narrator" (how statements and answers name the teller) is "I".
+  if (/\b(?:I|me|my|myself)\b/.test(text)) for (const w of contentWords('narrator')) have.add(w);
   return words.filter((w) => have.has(w)).length / words.length;
 }
 

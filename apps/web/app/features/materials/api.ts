@@ -8,6 +8,7 @@ import {
   type CheckGenerationAnswer,
   type GenerateMaterialInput,
   type Material,
+  type MaterialListCard,
   type MaterialSet,
   type UpdateMaterialInput,
 } from '@chapterwise/shared';
@@ -44,11 +45,12 @@ export const getMaterialSet = (id: string) =>
     (a) => a.data,
   );
 
+/** 'Your Materials': the cards' fields only (decision 026); a material opened is read whole. */
 export const getMaterials = (setId?: string, limit = 24) =>
-  apiRequest<{ generatedMaterials: { data: Material[]; count: number } }>(
+  apiRequest<{ generatedMaterials: { data: MaterialListCard[]; count: number } }>(
     '/materials/getusersmaterials',
     {
-      query: { setId, limit },
+      query: { setId, limit, view: 'card' },
     },
   ).then((a) => a.generatedMaterials);
 
@@ -137,7 +139,7 @@ export function useMaterialSet(id: string) {
   });
 }
 
-const isUnfinished = (m: Material) => m.status === 'pending' || m.status === 'running';
+const isUnfinished = (m: MaterialListCard) => m.status === 'pending' || m.status === 'running';
 
 /** The user's newest materials (`limit` of them); while any is still generating the list refreshes every 2 s. */
 export function useMaterials(setId?: string, limit = 24) {

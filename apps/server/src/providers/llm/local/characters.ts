@@ -1,6 +1,7 @@
 import type { Analysis, NameInfo, Sentence } from './analyse.js';
 import { detectGenre, tellsAStory } from './genre.js';
-import { lookup, synsetAt } from './wordnet.js';
+import { normaliseForMatch } from '../quality.js';
+import { lexFileOf, lookup, synsetAt } from './wordnet.js';
 
 /**
  * Who the people of a passage are. A name is a person only when nothing says otherwise
@@ -150,4 +151,165 @@ export function isAbout(s: Sentence, name: string): boolean {
   if (at === -1) return false;
   const firstVerb = s.tokens.find((t) => t.pos === 'VERB' || t.pos === 'AUX');
   return !firstVerb || at < firstVerb.start;
+}
+
+/** A character of the story as options show it, and how to find the sentences about it. */
+export interface CastMember {
+  label: string;
+  /** Finds the character in a sentence. */
+  pattern: RegExp;
+}
+
+const KIN =
+  /\b(?:Mom|Mum|Mommy|Mummy|Dad|Daddy|Papa|Mama|Pa|Ma|Grandpa|Grandma|Granny|Grandad|Nana)(?: \p{Lu}[\p{Ll}]+)?\b|\b(?:Uncle|Aunt|Auntie|Grandpa|Grandma|Granny) \p{Lu}[\p{Ll}]+\b/gu;
+/** Things a fable may make characters of (a straw, a coal, a bean). */
+const FABLE = new Set([6, 13, 17, 20, 27]);
+const castCache = new WeakMap<Analysis, CastMember[]>();
+
+/**
+ * The characters of a story: its verified people, family members named as names ("Dad",
+ * "Grandpa Leo"), the narrator of a first-person story, and animals or people named by a
+ * common noun with "the" that act at least once and recur ("the fox"). Empty for texts that
+ * are not stories.
+ */
+export function storyCast(analysis: Analysis): CastMember[] {
+  const cached = castCache.get(analysis);
+  if (cached) return cached;
+  const out: CastMember[] = [];
+  const add = (label: string, pattern: RegExp) => {
+    if (out.some((m) => normaliseForMatch(m.label) === normaliseForMatch(label))) return;
+    // "I’m" read as a name, "Mas’r Jaggers" in dialect: not a name to offer as an option.
+    if (!/^(?:the )?\p{Lu}?[\p{L}. -]+$/u.test(label)) return;
+    out.push({ label, pattern });
+  };
+  if (tellsAStory(detectGenre(analysis)) && !analysis.prepared.isPlay) {
+    const text = analysis.sentences.map((s) => s.text).join(' ');
+    for (const p of peopleOf(analysis).people) {
+      const aliases = [p, ...(analysis.aliases.get(p) ?? [])].map(escape).join('|');
+      add(p, new RegExp(`\\b(?:${aliases})\\b`));
+    }
+    // "Rosa" (WordNet's rose genus), "Hopper": in a story, a name of the person kind named twice
+    // that acts (a verb right after it) is a character, unless WordNet makes it a place.
+    for (const info of analysis.names.values()) {
+      if (info.kind !== 'person' || info.count < 2) continue;
+      if (!/^\p{Lu}[\p{L}. -]+$/u.test(info.name)) continue;
+      if (lexFileOf(info.name.replace(/\s+/g, '_'), 'noun') === 15) continue;
+      if (out.some((m) => m.pattern.test(info.name))) continue;
+      // "the Groom", "the Spirit": a title or a common noun with a capital, not a name.
+      const withThe = new RegExp(`\\bthe\\s+${escape(info.name)}\\b`, 'i');
+      if (analysis.sentences.some((s) => withThe.test(s.text))) continue;
+      const acts = new RegExp(`\\b${escape(info.name)} (?:\\p{Ll}+ly )?\\p{Ll}+`, 'u');
+      const verbAfter = analysis.sentences.some((s) => {
+        const m = acts.exec(s.text);
+        if (!m) return false;
+        const at = s.tokens.findIndex((t) => t.start === m.index);
+        const next = s.tokens[at + info.name.split(' ').length];
+        return !!next && (next.pos === 'VERB' || next.pos === 'AUX');
+      });
+      if (verbAfter) add(info.name, new RegExp(`\\b${escape(info.name)}\\b`));
+    }
+    const kin = new Map<string, number>();
+    for (const m of text.matchAll(KIN)) kin.set(m[0], (kin.get(m[0]) ?? 0) + 1);
+    for (const [k] of kin) {
+      // "Grandpa" and "Grandpa Leo" are one person: keep the full name.
+      if ([...kin.keys()].some((o) => o !== k && o.startsWith(`${k} `))) continue;
+      if (out.some((m) => m.pattern.test(k))) continue;
+      // ("my dad" is Dad in a first-person story.)
+      add(k, new RegExp(`\\b(?:${escape(k)}|(?:my|our) ${escape(k.toLowerCase())})\\b`));
+    }
+    // A narrator who tells the story as "I" outside anyone's speech (a character's "I" in
+    // dialogue is not one).
+    const speech = speechSentences(analysis);
+    const narrated = analysis.sentences.filter((s) => !s.hasQuotes && !speech.has(s.index));
+    const subjectI = narrated.filter((s) =>
+      s.tokens.some((t, i) => t.value === 'I' && s.tokens[i + 1]?.pos !== 'PUNCT'),
+    ).length;
+    // Only in a short text: in a novel or a memoir the narrator has a name among the others
+    // ("Miss Eyre", "Franklin"), which would be a second right answer. A name the narrator
+    // gives themself ("My name is Sam") is not another character.
+    const words = analysis.sentences.reduce((n, s) => n + s.words, 0);
+    if (subjectI >= 2 && subjectI * 10 >= narrated.length && words <= 1500) {
+      const own = /\b(?:my name is|I am|I'm|I’m|call(?:ed)? me|named me) (\p{Lu}\p{Ll}+)/gu;
+      for (const m of text.matchAll(own)) {
+        const at = out.findIndex((x) => x.pattern.test(m[1]!));
+        if (at >= 0) out.splice(at, 1);
+      }
+      add('the narrator', /\b(?:I|me|we|us)\b/);
+    }
+    // "the fox": a person or animal noun that opens a clause at least once and recurs; in a
+    // fable, a thing that does so again and again ("the straw", "the coal").
+    const counts = new Map<string, number>();
+    const acts = new Map<string, number>();
+    for (const s of analysis.sentences) {
+      s.tokens.forEach((t, i) => {
+        // ("the Lion" of a fable is capitalised and may be read as a name.)
+        if (!['NOUN', 'PROPN'].includes(t.pos) || t.value.toLowerCase() !== t.lemma.toLowerCase())
+          return;
+        if (t.pos === 'PROPN' && lexFileOf(t.lemma.toLowerCase(), 'noun') !== 5) return;
+        // "the wolf", "a hungry wolf"
+        let d = i - 1;
+        while (s.tokens[d]?.pos === 'ADJ') d--;
+        if (!/^(?:the|a|an)$/i.test(s.tokens[d]?.value ?? '')) return;
+        const lemma = t.lemma.toLowerCase();
+        counts.set(lemma, (counts.get(lemma) ?? 0) + 1);
+        const before = s.tokens[d - 1];
+        const opens =
+          d === 0 ||
+          (!!before && /^(?:,|and|but|then|so|;|when|while|as|until)$/i.test(before.value)) ||
+          (!!before && before.pos === 'NOUN' && d <= 2);
+        // ("the Mouse piteously entreated")
+        const next = s.tokens[i + 1]?.pos === 'ADV' ? s.tokens[i + 2] : s.tokens[i + 1];
+        if (opens && next && (next.pos === 'VERB' || next.pos === 'AUX'))
+          acts.set(lemma, (acts.get(lemma) ?? 0) + (next.pos === 'VERB' ? 1 : 0.5));
+      });
+    }
+    // Only in a short story: in a novel "the lawyer", "the girl", "the dog" are most often
+    // characters with names ("Mr. Utterson", "Buck"), and a second option for the same one.
+    // People by a common noun only when no one has a name; things only in a fable of no people.
+    const short = words <= 1500;
+    const named = out.some((m) => m.label !== 'the narrator');
+    for (const [noun, n] of counts) {
+      if (!short) break;
+      if (/^(?:narrator|person|people|man|woman|one|thing|way|day|time)$/.test(noun)) continue;
+      const lex = lexFileOf(noun, 'noun');
+      const acted = acts.get(noun) ?? 0;
+      const character =
+        lex === 5 || (lex === PERSON_LEXFILE && !named)
+          ? n >= 2 && acted >= 0.5
+          : FABLE.has(lex) && out.length === 0 && n >= 3 && acted >= 2;
+      if (character)
+        add(`the ${noun}`, new RegExp(`\\b(?:the|a|an) (?:[a-z]+ )?${escape(noun)}\\b`, 'i'));
+    }
+  }
+  castCache.set(analysis, out);
+  return out;
+}
+
+const speechCache = new WeakMap<Analysis, Set<number>>();
+
+/**
+ * The sentences inside a character's speech that carry no quotation mark of their own: the
+ * middle of a quotation of several sentences (“I waited. I knew he would come. …”). Their
+ * "I" is the speaker, not the narrator, and they are not the story's narration.
+ */
+export function speechSentences(analysis: Analysis): Set<number> {
+  const cached = speechCache.get(analysis);
+  if (cached) return cached;
+  const out = new Set<number>();
+  let open = false;
+  let paragraph = -1;
+  for (const s of analysis.sentences) {
+    if (s.paragraph !== paragraph) {
+      open = false;
+      paragraph = s.paragraph;
+    }
+    if (open) out.add(s.index);
+    for (const ch of s.text) {
+      if (ch === '“') open = true;
+      else if (ch === '”') open = false;
+      else if (ch === '"') open = !open;
+    }
+  }
+  speechCache.set(analysis, out);
+  return out;
 }

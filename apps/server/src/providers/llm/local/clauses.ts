@@ -50,6 +50,9 @@ const MODALS = new Set('could would should will shall might must can may'.split(
 const DEMONSTRATIVES =
   /^(?:this|that|these|those|such|it|its|they|them|their|he|she|his|her|we|you|one|both|each|either|neither|some|another|other|others)$/i;
 const SUBJECT_POS = new Set(['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM', 'PART']);
+/** A story's time phrase that opens a sentence without a comma ("One day", "In the evening"). */
+const TIME_LEAD =
+  /^(?:(?:one|every|each|early one|late one|the next|the following) (?:day|morning|evening|night|afternoon|summer|winter|spring|autumn|week|year)|(?:in|during) the (?:morning|evening|afternoon|night)|at (?:night|dawn|noon|sunset|sunrise|midnight)|after (?:breakfast|lunch|dinner|supper|school))(?= \p{L})/iu;
 /** Words after which the rest of a sentence starts a new clause. */
 const CLAUSE_BREAK =
   /^(?:and|but|or|so|yet|while|whereas|although|though|because|which|who|when|where)$/i;
@@ -76,7 +79,17 @@ export function readClause(
   const commaSoon = t.findIndex((x, k) => k > i && k <= i + 4 && x.value === ',');
   const approxNumber =
     APPROX_WORD.test(t[i]?.value ?? '') && t[i + 1]?.pos === 'NUM' && commaSoon < 0;
-  if (t[i] && !approxNumber && ['ADP', 'ADV', 'SCONJ'].includes(t[i]!.pos)) {
+  // "One day a fox crept into the barn", "In the evening Dad cooked fish": a time phrase of a
+  // story told without its comma.
+  const timeLead = t[i] ? TIME_LEAD.exec(s.text.slice(t[i]!.start)) : null;
+  if (timeLead && commaSoon < 0) {
+    const endAt = t[i]!.start + timeLead[0].trimEnd().length;
+    const k = t.findIndex((x, n) => n > i && x.start >= endAt);
+    if (k > i && k < to) {
+      lead = [i, k];
+      i = k;
+    }
+  } else if (t[i] && !approxNumber && ['ADP', 'ADV', 'SCONJ'].includes(t[i]!.pos)) {
     const comma = t.findIndex((x, k) => k > i && k < to && x.value === ',');
     if (comma > i && comma - i <= 8) {
       const inside = t.slice(i + 1, comma);
@@ -96,6 +109,8 @@ export function readClause(
   } else {
     if (approxNumber) i += 1;
     if (t[i] && DEMONSTRATIVES.test(t[i]!.value)) return null;
+    // "My dad found a flashlight": a first-person narrator's relation (read as "the narrator's dad").
+    if (t[i] && /^my$/i.test(t[i]!.value) && ['NOUN', 'ADJ'].includes(t[i + 1]?.pos ?? '')) i += 1;
     while (i < to && i - subjectStart < 8) {
       const x = t[i]!;
       if (SUBJECT_POS.has(x.pos)) {
@@ -190,6 +205,7 @@ export function subjectPhrase(c: Clause): string {
   const first = t[c.subjectStart]!;
   if (/^I$/.test(first.value) && c.subjectEnd === c.subjectStart + 1) return 'the narrator';
   const text = c.sentence.text.slice(first.start, t[c.subjectEnd - 1]!.end);
+  if (/^my$/i.test(first.value)) return `the narrator's${text.slice(2)}`;
   // "Scientists", "A worker": a common word capitalised only because it opens the sentence.
   if ((c.lowerFirst || first.pos !== 'PROPN') && !/^[A-Z]{2,}/.test(first.value))
     return first.value.charAt(0).toLowerCase() + text.slice(1);
@@ -305,7 +321,7 @@ export function invertedQuestion(
   // "Finally, he adapted the screw press" → "What did he adapt?": a linking adverb of the
   // telling ("Finally", "Then", "However") has no place at the end of a question.
   if (keepLead && c.lead && !linkingLead(c) && !(remove && remove[0] === c.lead[0])) {
-    const lead = spanText(s, c.lead[0], c.lead[1] - 1);
+    const lead = spanText(s, c.lead[0], c.lead[1]).replace(/,$/, '');
     pieces.push(lead.charAt(0).toLowerCase() + lead.slice(1));
   }
   const question = pieces.filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
@@ -324,7 +340,7 @@ export function subjectQuestion(c: Clause, wh: string): string | null {
   if (/\b(?:I|me|my|we|us|our|you|your)\b/.test(body)) return null;
   let question = `${wh} ${body}`;
   if (c.lead && !linkingLead(c)) {
-    const lead = spanText(s, c.lead[0], c.lead[1] - 1);
+    const lead = spanText(s, c.lead[0], c.lead[1]).replace(/,$/, '');
     question += ` ${lead.charAt(0).toLowerCase()}${lead.slice(1)}`;
   }
   if (question.split(/\s+/).length < 4) return null;

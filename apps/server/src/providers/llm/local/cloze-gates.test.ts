@@ -4,6 +4,8 @@ import {
   bareSingularSlot,
   classFault,
   countable,
+  fragmentOfName,
+  keyBlank,
   usageFault,
   clozeBlankFault,
   clozeOptionFault,
@@ -259,5 +261,57 @@ describe('cloze options the passage itself rules out (issues 13, 22)', () => {
     const s = sentenceWith(a, 'Ned Hale kept');
     expect(clozeOptionFault(a, target(s, 'Tom Price', 'person'), 'Bristol')).toBe('not a person');
     expect(clozeOptionFault(a, target(s, 'Tom Price', 'person'), 'Ned Hale')).toBeNull();
+  });
+});
+
+describe('blanks chosen by importance, not rarity (issue 22, trivial)', () => {
+  // Written for these tests (CC0): the press and its screw recur; the shawl is mentioned once.
+  const PRESS = [
+    'The cider press stood in the barn behind the house.',
+    'Every autumn the farmer turned the screw of the press by hand.',
+    'His wife tied on her shawl and carried the apples to the barn.',
+    'The juice ran from the press into a wooden trough.',
+    'A heavy screw pushed the board down onto the crushed apples.',
+  ].join(' ');
+  const a = analyse(PRESS);
+
+  it('counts a word the passage repeats as a key blank, a thing named once in passing not', () => {
+    const s = sentenceWith(a, 'A heavy screw');
+    expect(keyBlank(a, target(s, 'screw', 'noun'))).toBe(true);
+    const t = sentenceWith(a, 'His wife tied');
+    expect(keyBlank(a, target(t, 'shawl', 'noun'))).toBe(false);
+  });
+});
+
+describe('name options that cannot be fair (issues 13, 22)', () => {
+  // Written for these tests (CC0).
+  const MILL = [
+    'In 1820 the mill at Ashford belonged to Peter Lane and Edith Marsh.',
+    'Lane bought the grain, and Marsh sold the flour in Dover.',
+    'A clerk named Hugh B. Tate kept the books.',
+    'Later Tate became the mayor of Dover.',
+    'Edith Marsh wrote to Lane from Dover every week.',
+    'The mill burned in 1841, and Lane rebuilt it with stone.',
+    'Farmers brought their wheat to the mill by cart.',
+  ].join(' ');
+  const a = analyse(MILL);
+
+  it('knows a name the text only writes inside a longer one ("Hugh" of "Hugh B. Tate")', () => {
+    expect(fragmentOfName(a, 'Hugh')).toBe(true);
+    expect(fragmentOfName(a, 'Tate')).toBe(false);
+    expect(fragmentOfName(a, 'Lane')).toBe(false);
+  });
+
+  it('offers no name the sentence already uses ("Marsh wrote to _____" with "Edith Marsh")', () => {
+    const s = sentenceWith(a, 'Edith Marsh wrote');
+    expect(clozeOptionFault(a, target(s, 'Lane', 'person'), 'Edith Marsh', s)).toBe(
+      'named in the sentence',
+    );
+    expect(clozeOptionFault(a, target(s, 'Lane', 'person'), 'Tate', s)).toBeNull();
+  });
+
+  it('offers no topic word of the passage for a noun ("mill")', () => {
+    const s = sentenceWith(a, 'The mill burned');
+    expect(clozeOptionFault(a, target(s, 'stone', 'noun'), 'mill', s)).toBe('topic word');
   });
 });

@@ -24,7 +24,7 @@ import { detectGenre } from './genre.js';
 import { passageDefinitions } from './senses.js';
 import { keyness, targetsOf } from './targets.js';
 import { describeWord } from './analyse.js';
-import { peopleOf, wordNetKind } from './characters.js';
+import { peopleOf, storyCast, wordNetKind } from './characters.js';
 import { lexFileOf, sensesOf, synsetAt } from './wordnet.js';
 import { genderEvidence, genderOf } from './swaps.js';
 import { needsContext, RELATIONAL, withoutOpener } from './context.js';
@@ -242,6 +242,8 @@ function personQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandida
     (x) => x.start === t[c.subjectStart]!.start && x.end === t[c.subjectEnd - 1]!.end,
   );
   if (!span || ctx.analysis.names.get(span.name)?.kind !== 'person') return null;
+  // "Wendy said, all shining": who said something is asked with the words said, or not at all.
+  if (c.verb && SPEECH.test(c.verb.value)) return null;
   const prompt = subjectQuestion(c, 'Who');
   if (!prompt) return null;
   const found = distractorsAt(ctx, s, span.start, ['person']);
@@ -641,12 +643,19 @@ export function resolvePronoun(ctx: WriterContext, c: Clause, cause: Clause | nu
     for (let i = c.sentence.index; i >= Math.max(0, c.sentence.index - 2); i--) {
       for (const span of [...(ctx.analysis.nameSpans.get(i) ?? [])].reverse()) {
         if (ctx.analysis.names.get(span.name)?.kind !== 'person') continue;
+        // "He darkly closed an eye at Mr. Jaggers's name": a name after the pronoun in its own
+        // sentence is not what it stands for.
+        const pronounAt = c.sentence.tokens[c.subjectStart]?.start ?? 0;
+        if (i === c.sentence.index && c.subjectStart !== undefined && span.start > pronounAt)
+          continue;
         if (!/^\p{Lu}[\p{L}. -]+$/u.test(span.name)) continue;
         // A verified person, or a name WordNet does not make a place, book or group.
+        // (In a story, a character WordNet knows as something else: "Lena", a river.)
         const known =
           people.includes(span.name) ||
           [...(ctx.analysis.aliases.get(span.name) ?? [])].some((a) => people.includes(a)) ||
-          wordNetKind(span.name) !== 'other';
+          wordNetKind(span.name) !== 'other' ||
+          storyCast(ctx.analysis).some((m) => m.label === span.name);
         if (!known) continue;
         const aliases = ctx.analysis.aliases.get(span.name);
         if (!names.some((n) => n === span.name || aliases?.has(n))) names.push(span.name);
@@ -662,9 +671,9 @@ export function resolvePronoun(ctx: WriterContext, c: Clause, cause: Clause | nu
     if (!g && (c.pronoun === 'he' ? evidence.f : evidence.m) > 0) return false;
     // The person's full name ("Augustin Fresnel" for "Fresnel").
     c.subjectText = [names[0]!, ...(ctx.analysis.aliases.get(names[0]!) ?? [])]
-      .filter((n) => !/^(?:Mr|Mrs|Miss|Ms|Dr)\.?$/.test(n))
+      .filter((n) => !/^(?:Mr|Mrs|Miss|Ms|Dr)\.?$/.test(n) && !/['’]/.test(n))
       .sort((a, b) => b.length - a.length)[0]!;
-    return true;
+    return !!c.subjectText;
   }
   if (!cause || cause.pronoun) return false;
   const last = cause.sentence.tokens[cause.subjectEnd - 1]!;
@@ -1050,6 +1059,8 @@ export function sequenceCandidates(ctx: WriterContext, count: number): FormCandi
       if (!c.verb || c.verb.value === c.verb.lemma) continue;
       const text = standAloneStatement(s);
       if (!text || text.split(/\s+/).length > 16) continue;
+      // "The narrator listened to … the narrator's family": never "the narrator" twice.
+      if ((text.match(/\bthe narrator\b/gi) ?? []).length > 1) continue;
       events.push({ s, text, order: s.index });
     } else {
       const years = s.tokens.filter((t) => YEAR.test(t.value));

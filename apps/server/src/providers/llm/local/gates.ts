@@ -658,6 +658,38 @@ function properOnly(analysis: Analysis, word: string): boolean {
   return capital;
 }
 
+/** True when the word stands in the text as a whole word (any case). */
+function wordIn(text: string, word: string): boolean {
+  if (word.length < 3) return false;
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:^|[^\\p{L}])${escaped}(?:$|[^\\p{L}])`, 'iu').test(text);
+}
+
+/**
+ * True when the text writes the name only inside a longer name: a capitalised word always
+ * right before or after it within its sentence ("Robert F. Wagner", "New Orleans").
+ */
+export function fragmentOfName(analysis: Analysis, name: string): boolean {
+  if (name.includes(' ')) return false;
+  let uses = 0;
+  let inside = 0;
+  for (const s of analysis.sentences) {
+    s.tokens.forEach((t, i) => {
+      if (t.value !== name) return;
+      uses += 1;
+      const before = i > 0 ? s.tokens[i - 1] : undefined;
+      const after = s.tokens[i + 1];
+      if (
+        (before && i - 1 > 0 && /^\p{Lu}/u.test(before.value)) ||
+        (before && i - 1 === 0 && /^\p{Lu}/u.test(before.value) && before.pos === 'PROPN') ||
+        (after && /^\p{Lu}/u.test(after.value))
+      )
+        inside += 1;
+    });
+  }
+  return uses > 0 && inside === uses;
+}
+
 /** A name WordNet knows only as a place, a body of people or a region, never as a person. */
 function placeOrBody(name: string): boolean {
   const senses = sensesOf(name.toLowerCase(), 'noun');
@@ -808,6 +840,26 @@ export function clozeBlankFault(
 }
 
 /**
+ * A blank that matters to the passage (issue 22: choose blanks by importance, not rarity): a
+ * name it comes back to, a number, or a word it repeats or holds among its key phrases ("the
+ * canopy" in a text about rainforest layers), not a thing mentioned once in passing ("tied on
+ * her shawl", "a burr on your sock").
+ */
+export function keyBlank(analysis: Analysis, target: ClozeTarget): boolean {
+  if (target.kind !== 'noun' && target.kind !== 'verb' && target.kind !== 'adjective') return true;
+  const posTag = target.kind === 'noun' ? 'NOUN' : target.kind === 'verb' ? 'VERB' : 'ADJ';
+  const lemma = lemmaOfForm(analysis, target.answer, posTag);
+  if ((analysis.words.get(`${posTag}:${lemma}`)?.count ?? 0) >= 2) return true;
+  const stem = lemma.slice(0, Math.max(4, lemma.length - 2));
+  return analysis.keyphrases.some((p) =>
+    p
+      .toLowerCase()
+      .split(/\s+/)
+      .some((w) => w.startsWith(stem)),
+  );
+}
+
+/**
  * Why an option is not a fair wrong answer for a cloze blank (null when it is): a number not
  * written in the text (a near miss such as 1986 for 1987 only tests rote recall), a word that
  * is mostly another part of speech than the key ("the _____" with "collect"), a nationality
@@ -835,6 +887,11 @@ export function clozeOptionFault(
       return 'a person';
     // "The owners, Max Blanck and _____" with "New York": a place or a body among people.
     if (target.kind === 'person' && placeOrBody(option)) return 'not a person';
+    // "Morse asked _____" with "Samuel Morse": a name the sentence already uses.
+    if (sentence && option.split(/\s+/).some((w) => wordIn(sentence.text, w)))
+      return 'named in the sentence';
+    // "Robert" of "Robert F. Wagner", "Orleans" of "New Orleans".
+    if (fragmentOfName(analysis, option)) return 'part of a longer name';
     return null;
   }
   // "month" or "week" fits most slots that take a span of time or a quantity.
@@ -879,6 +936,9 @@ export function clozeOptionFault(
     for (const s of sensesOf(lemma, pos)) if (up.has(s.offset)) return 'more general word';
   }
   if (target.kind === 'noun') {
+    // The passage's topic ("fire" in a text about a fire, "forest" in one about a forest) fits
+    // many of its sentences, and often names the same thing as the key ("the tragedy").
+    if (topicWords(analysis).has(lemma)) return 'topic word';
     const why = classFault(keyLemma, lemma) ?? usageFault(analysis, option);
     if (why) return why;
     if (sentence && bareSingularSlot(sentence, target.start) && countable(analysis, lemma))

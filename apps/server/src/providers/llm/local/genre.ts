@@ -54,6 +54,13 @@ function detect(analysis: Analysis, rawText?: string): Genre {
       if (/^(?:i|me|my|myself)$/.test(v)) firstPerson += 1;
       if (/^(?:was|were|had|did|said)$/.test(v)) past += 1;
       else if (/^(?:is|are|has|have|does|do|can)$/.test(v)) present += 1;
+      // Simple stories tell in plain past verbs ("Maya fed the hens and ran to the barn") with
+      // few forms of "be": a verb after its subject, not after an auxiliary (a participle).
+      else if (t.pos === 'VERB' && i > 0 && !['AUX', 'PART'].includes(s.tokens[i - 1]!.pos)) {
+        const lemma = t.lemma.toLowerCase();
+        if (v !== lemma && !/ing$/.test(v) && v !== `${lemma}s` && v !== `${lemma}es`) past += 1;
+        else if (v === `${lemma}s` || v === `${lemma}es`) present += 1;
+      }
       if (/^(?:should|must|ought|opinion|argue|therefore|clearly|critics)$/.test(v)) arguing += 1;
       // "Many people believe that …" reports a view; "I believe" argues one.
       else if (

@@ -25,7 +25,7 @@ import { wordGrade } from './familiar.js';
 import { stem } from './senses.js';
 import { matchingEntries } from './vocabulary.js';
 import { invertedQuestion, spanText } from './clauses.js';
-import { clozeBlankFault, clozeOptionFault, commonVerb, topicWords } from './gates.js';
+import { clozeBlankFault, clozeOptionFault, commonVerb, keyBlank, topicWords } from './gates.js';
 import { antonymsOf, lexFileOf, lookup } from './wordnet.js';
 import { numberValue } from '../../../lib/number-words.js';
 import { describeWord } from './analyse.js';
@@ -48,6 +48,7 @@ import {
   type FormCandidate,
 } from './forms.js';
 import { isVerse, needsContext, withoutOpener } from './context.js';
+import { castSwaps, storyCandidates } from './story.js';
 import { readClause, type Clause } from './clauses.js';
 import { informationalDiscussion, standsAlone } from './discussion-info.js';
 import {
@@ -154,9 +155,15 @@ export function writeMultipleChoice(
   // Many sentences offer no blank worth asking: look through more of them, and through more
   // again on a long text when the options of too many fail their gates.
   const firstPool = pickSentences(ctx, count * 3, {});
-  const passes: Array<{ tier: number; sentences: Sentence[] }> = (
-    ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]
-  ).map((tier) => ({ tier, sentences: firstPool }));
+  // Blanks that matter first (a word the text repeats or holds among its key phrases), then
+  // any worth asking.
+  const passes: Array<{ tier: number; sentences: Sentence[]; key?: boolean }> = [
+    { tier: 0, sentences: firstPool, key: true },
+    ...(ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]).map((tier) => ({
+      tier,
+      sentences: firstPool,
+    })),
+  ];
   if (ctx.analysis.sentences.length > count * 6)
     passes.push({ tier: 0, sentences: [] }, { tier: 1, sentences: [] });
   // Key words first; words a little less rare ("steady", "delivery") only when the material
@@ -181,6 +188,7 @@ export function writeMultipleChoice(
         Math.min(2, need),
         undefined,
         (t) =>
+          (!pass.key || keyBlank(ctx.analysis, t)) &&
           worthABlank(ctx, s, t, tier) &&
           !pairedWithNoun(s, t) &&
           (t.kind !== 'adjective' || keyAdjective(ctx, t.answer)),
@@ -191,6 +199,10 @@ export function writeMultipleChoice(
         (d) =>
           optionFitsBlank(ctx.analysis, found.kind, found.answer, d) &&
           (found.kind !== 'verb' || verbFitsBlank(ctx.analysis, s, found.start, d)) &&
+          // "presented them in _____" (London) with England or Britain: a place that holds the
+          // key, or lies in it, is right as well.
+          (found.kind !== 'place' ||
+            (!placeWithin(found.answer, d) && !placeWithin(d, found.answer))) &&
           !clozeOptionFault(ctx.analysis, found, d, s),
       );
       const target = {
@@ -329,6 +341,9 @@ function pickForms(
       );
     },
     () => pool.flatMap((s) => whCandidates(ctx, s)),
+    // Stories: who did it, what they acted on, where (options: the story's other characters,
+    // things and places); one sentence each, so before the forms that use several.
+    () => pool.flatMap((s) => storyCandidates(ctx, s)),
     () => [],
     () => vocabularyInContext(ctx, contextWords),
     () => sequenceCandidates(ctx, 2),
@@ -338,8 +353,8 @@ function pickForms(
   const cap = fill ? count : Math.max(2, Math.ceil(count / 3));
   if (fill) {
     lists[0] = [];
-    lists[3] = [];
     lists[4] = [];
+    lists[5] = [];
   }
   const taken = lists.map(() => 0);
   const out: MultipleChoiceQuestion[] = [];
@@ -348,7 +363,7 @@ function pickForms(
   for (let round = 0; round < count * 2 && out.length < count + (ctx.spares ?? 2); round++) {
     let any = false;
     for (let f = 0; f < lists.length && out.length < count + (ctx.spares ?? 2); f++) {
-      if (f === 2) {
+      if (f === 3) {
         if (supportedLeft > 0) {
           const made = writeSupported(ctx, 1);
           supportedLeft -= 1;
@@ -360,7 +375,7 @@ function pickForms(
         }
         continue;
       }
-      if (taken[f]! >= (f === 3 ? Math.min(2, cap) : cap)) continue;
+      if (taken[f]! >= (f === 4 ? Math.min(2, cap) : cap)) continue;
       const list = lists[f]!;
       while (list.length) {
         const c = list.shift()!;
@@ -679,7 +694,8 @@ export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): 
     return `${capitalise(head)} because ${decapitalise(because[1]!, nameWord(ctx, t[1]?.value ?? ''))}.`;
   }
   const c = readClause(s, 0, t.length, { opensWithName: nameWord(ctx, t[0]?.value ?? '') });
-  if (!c?.lead || c.lead[0] !== 0 || t[0]!.pos !== 'ADP') return statement;
+  if (!c?.lead || c.lead[0] !== 0 || t[0]!.pos !== 'ADP' || t[c.lead[1] - 1]?.value !== ',')
+    return statement;
   const comma = statement.indexOf(',');
   const rest = statement.slice(comma + 1).trim();
   if (/[,;:—]/.test(rest) || !/[.!]$/.test(rest)) return statement;
@@ -791,6 +807,8 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     const changed = replaceInStatement(statement, target.answer, swap);
     if (changed) out.push({ statement: fixArticles(changed), how: target.kind });
   }
+  // Stories: another character of the cast in place of the one who acts.
+  if (!out.some((a) => a.how === 'person')) out.push(...castSwaps(ctx, s, statement));
   // A plain negation only when no fact could be changed (compromise is the slowest step), and
   // only of a short sentence of one clause ("did not commence by inuring…" reads badly).
   // "Many species have never been named" → "Many species have been named" is true as well: a
@@ -983,8 +1001,11 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
   };
   // Blanks that matter first (issue 22, trivial): not an everyday word ("water", "door"), not one
   // item of a list, not half of a set phrase; everyday words only when nothing better is left.
-  for (const tier of ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1]) {
+  // Blanks that matter first (a word the text repeats or holds among its key phrases).
+  const tiers = ctx.plan.level <= 3 ? [0, 1, 2] : [0, 1];
+  for (const [p, tier] of [0, ...tiers].entries()) {
     const strict = tier === 0;
+    const key = p === 0;
     for (const s of sentences) {
       if (out.length >= wanted) break;
       if (ctx.usedSentences.has(s.index)) continue;
@@ -992,6 +1013,7 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
       const target = targetsOf(s, ctx, 0).find(
         (t) =>
           (t.kind !== 'number' || ctx.plan.level > 2) &&
+          (!key || keyBlank(ctx.analysis, t)) &&
           !(/^\p{Lu}/u.test(t.answer) && obviousName(t.answer)) &&
           worthABlank(ctx, s, t, tier) &&
           (!strict ||

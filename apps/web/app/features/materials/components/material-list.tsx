@@ -3,7 +3,7 @@ import {
   formatShortDate,
   MATERIAL_DELETED_TOAST_MS,
   MATERIAL_MESSAGES,
-  type Material,
+  type MaterialListCard,
   type MaterialSet,
   numberedQuestions,
 } from '@chapterwise/shared';
@@ -51,14 +51,16 @@ function PencilIcon() {
 }
 
 /** How many questions and vocabulary examples of a document carry the "not found" warning. */
-function countMissingEvidence(document: NonNullable<Material['output']>['document']): number {
+function countMissingEvidence(
+  document: NonNullable<MaterialListCard['output']>['document'],
+): number {
   return (
     numberedQuestions(document).filter(evidenceMissing).length +
     document.vocabulary.filter(evidenceMissing).length
   );
 }
 
-function MoveSelect({ material, sets }: { material: Material; sets: MaterialSet[] }) {
+function MoveSelect({ material, sets }: { material: MaterialListCard; sets: MaterialSet[] }) {
   const move = useMoveMaterial();
   const toast = useToast();
   const id = useId();
@@ -105,9 +107,9 @@ export function MaterialCard({
   sets,
   onDelete,
 }: {
-  material: Material;
+  material: MaterialListCard;
   sets?: MaterialSet[];
-  onDelete: (material: Material) => void;
+  onDelete: (material: MaterialListCard) => void;
 }) {
   const titleId = useId();
   const location = useLocation();
@@ -213,7 +215,7 @@ export function MaterialList({
   const materials = useMaterials(setId, limit);
   const remove = useDeleteMaterial();
   const toast = useToast();
-  const [pending, setPending] = useState<Material | null>(null);
+  const [pending, setPending] = useState<MaterialListCard | null>(null);
   const headingId = useId();
 
   const confirm = () => {
