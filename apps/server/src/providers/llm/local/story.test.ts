@@ -6,7 +6,7 @@ import { readClause } from './clauses.js';
 import { seededRandom, type WriterContext } from './common.js';
 import { detectGenre } from './genre.js';
 import { storyCast } from './characters.js';
-import { storyCandidates } from './story.js';
+import { castSwaps, storyCandidates } from './story.js';
 
 function contextFor(text: string): WriterContext {
   const analysis = analyse(text);
@@ -206,5 +206,23 @@ describe('first-person stories and open questions', () => {
     ].join(' ');
     const cast = storyCast(contextFor(text).analysis).map((m) => m.label);
     expect(cast).not.toContain('the narrator');
+  });
+});
+
+describe('false statements with another character', () => {
+  it('swaps the acting character for one who never does it, never in a statement of family', () => {
+    const ctx = contextFor(FARM);
+    const s = (start: string) => ctx.analysis.sentences.find((x) => x.text.startsWith(start))!;
+    const swaps = castSwaps(
+      ctx,
+      s('The wolf jumped'),
+      'The wolf jumped over the wall and ran into the forest.',
+    );
+    expect(swaps.map((x) => x.statement)).toContain(
+      'Lena jumped over the wall and ran into the forest.',
+    );
+    expect(castSwaps(ctx, s('Lena lived'), 'Lena lived on a farm with her grandmother.')).toEqual(
+      [],
+    );
   });
 });

@@ -519,6 +519,14 @@ export function castSwaps(
   if (!verb) return [];
   const member = subjectMember(ctx, c, cast);
   if (!member) return [];
+  // "Lena lived with her grandmother" → "Grandma Ruth lived with her grandmother": a relation
+  // in the statement ties it to who is in it, and a swap reads as nonsense.
+  if (
+    /\b(?:mother|father|mom|mum|dad|grandmother|grandfather|grandma|grandpa|granny|sister|brother|son|daughter|aunt|uncle|cousin|wife|husband|friend)s?\b/i.test(
+      statement,
+    )
+  )
+    return [];
   const from = display(member.label);
   const at = statement.search(new RegExp(`(?:^|(?<=[\\s,]))${escape(member.label)}\\b`, 'i'));
   if (
