@@ -243,6 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     chatUrl: config.chatUrl,
     pageCache: new PageCache(),
     nonceSecret: config.jwtSecret,
+    prefillPages: config.pageCachePrefill,
   });
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -51,6 +51,8 @@ const EnvSchema = z.object({
   WEB_BUILD_DIR: z.string().optional(),
   /** Skip pg-boss (tests that do not need jobs start faster). */
   JOBS_ENABLED: booleanish.default(true),
+  /** Guests' pages rendered into the cache after start (the home page and what it links to). */
+  PAGE_CACHE_PREFILL: z.coerce.number().int().min(0).max(10_000).optional(),
   /** Load the sample books and blog posts on first start. */
   SEED_ON_START: booleanish.default(true),
   /** Web processes sharing the port (Node cluster); more than 1 needs DATABASE_URL. */
@@ -210,6 +212,8 @@ export interface Config {
   assistant: { engine: 'local' | 'openai'; messagesPerHour: number };
   webBuildDir: string;
   jobsEnabled: boolean;
+  /** Guests' pages rendered into the render cache once the server listens (0: none). */
+  pageCachePrefill: number;
   seedOnStart: boolean;
   webConcurrency: number;
   /** Migrations were applied by the cluster's primary (its web processes skip them). */
@@ -411,6 +415,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     assistant: { engine: assistantEngine, messagesPerHour: e.ASSISTANT_MESSAGES_PER_HOUR },
     webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : defaultWebBuildDir,
     jobsEnabled: e.JOBS_ENABLED,
+    pageCachePrefill: e.PAGE_CACHE_PREFILL ?? (e.NODE_ENV === 'test' ? 0 : 40),
     seedOnStart: e.SEED_ON_START,
     webConcurrency: e.WEB_CONCURRENCY,
     migrated: e.CW_MIGRATED,

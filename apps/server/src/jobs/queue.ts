@@ -14,13 +14,29 @@ interface Definition {
   options: WorkOptions;
 }
 
+/** How often a queue looks for jobs on PostgreSQL, where other instances send them. */
+const POLL_SECONDS = 0.5;
+/**
+ * How often a queue looks for jobs on the embedded database, where only this process sends
+ * them and `send` wakes the queue's workers itself: only retries after a failure wait for it.
+ */
+const EMBEDDED_POLL_SECONDS = 10;
+
 /**
  * The background job queue: pg-boss on PostgreSQL, or on PGlite through its `executeSql`
  * adapter. Modules define their handlers while the app is built; `start` creates the queues
  * and begins polling, `stop` lets running jobs finish.
+ *
+ * On PGlite every query runs on the main thread, so polling four queues twice a second cost
+ * the pages' renders (decision 022, "Cold renders"): there, a queue's workers poll every
+ * `EMBEDDED_POLL_SECONDS`, are woken by `send` (at `startAfter` for a delayed job) and fetch
+ * again at once after a batch.
  */
 export class JobQueue {
   private boss: PgBoss | undefined;
+  /** Worker ids by queue, to wake them (embedded database only). */
+  private readonly workers = new Map<string, string[]>();
+  private readonly wakeTimers = new Set<NodeJS.Timeout>();
   private readonly definitions: Definition[] = [];
   private readonly schedules: Array<{ name: string; cron: string }> = [];
   private readonly onStart: Array<() => Promise<unknown>> = [];
@@ -67,16 +83,25 @@ export class JobQueue {
         : new PgBoss({ db: { executeSql: this.database.executeSql }, ...roles });
     boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
     await boss.start();
+    const embedded = this.database.kind !== 'postgres';
     for (const definition of this.definitions) {
       await createQueue(boss, definition.name);
       if (!work) continue;
-      await boss.work<never>(
+      let id = '';
+      id = await boss.work<never>(
         definition.name,
-        { pollingIntervalSeconds: 0.5, ...definition.options },
+        {
+          pollingIntervalSeconds: embedded ? EMBEDDED_POLL_SECONDS : POLL_SECONDS,
+          ...definition.options,
+        },
         async (jobs) => {
+          // There may be more: look again without waiting for the next poll.
+          if (embedded && jobs.length > 0) boss.notifyWorker(id);
           for (const job of jobs) await definition.handler(job.data, job);
         },
       );
+      if (embedded)
+        this.workers.set(definition.name, [...(this.workers.get(definition.name) ?? []), id]);
     }
     this.boss = boss;
     this.started = true;
@@ -96,7 +121,32 @@ export class JobQueue {
     options: SendOptions = {},
   ): Promise<string | null> {
     if (!this.boss) throw new Error(`The job queue is not running; cannot queue "${name}".`);
-    return this.boss.send(name, data, options);
+    const id = await this.boss.send(name, data, options);
+    this.wake(name, options.startAfter);
+    return id;
+  }
+
+  /** Wakes this process's workers of a queue, now or when a delayed job becomes due. */
+  private wake(name: string, startAfter: SendOptions['startAfter']): void {
+    const ids = this.workers.get(name);
+    const boss = this.boss;
+    if (!ids || !boss) return;
+    const notify = () => {
+      for (const id of ids) boss.notifyWorker(id);
+    };
+    const due =
+      startAfter === undefined
+        ? 0
+        : typeof startAfter === 'number'
+          ? startAfter * 1000
+          : new Date(startAfter).getTime() - Date.now();
+    if (!(due > 0)) return notify();
+    const timer = setTimeout(() => {
+      this.wakeTimers.delete(timer);
+      notify();
+    }, due + 50);
+    timer.unref();
+    this.wakeTimers.add(timer);
   }
 
   async stop(): Promise<void> {
@@ -104,6 +154,9 @@ export class JobQueue {
     const boss = this.boss;
     this.boss = undefined;
     this.started = false;
+    for (const timer of this.wakeTimers) clearTimeout(timer);
+    this.wakeTimers.clear();
+    this.workers.clear();
     await boss.stop({ graceful: true, timeout: 10_000, wait: true });
   }
 }

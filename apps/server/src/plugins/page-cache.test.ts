@@ -167,3 +167,24 @@ describe('HTTP caching of API reads', () => {
     expect(res.headers['cache-control']).toBe('private, no-store');
   });
 });
+
+describe('render cache prefill', () => {
+  it('renders the home page and the pages it links to once the server listens, up to the limit', async () => {
+    const other = await createTestApp({ PAGE_CACHE_PREFILL: '5' }, { web: 'production' });
+    try {
+      await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const cache = other.app.pageCache!;
+      for (let i = 0; i < 200 && cache.size < 5; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(cache.size).toBe(5);
+      for (const url of ['/', '/books', '/blog']) {
+        const res = await other.app.inject({ method: 'GET', url });
+        expect(res.headers['x-page-cache'], url).toBe('hit');
+      }
+      // Its limit holds: nothing more is rendered.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(cache.size).toBe(5);
+    } finally {
+      await other.close();
+    }
+  }, 180_000);
+});

@@ -79,6 +79,21 @@ export interface WebPluginOptions {
    */
   pageCache?: PageCache | false;
   nonceSecret?: string;
+  /**
+   * Pages rendered into the cache once the server listens (0: none): the home page and what
+   * it links to, as a crawler would, one at a time with pauses (see `prefill`).
+   */
+  prefillPages?: number;
+}
+
+/** How long after listening the cache prefill starts, and its pause between two pages. */
+const PREFILL_DELAY_MS = 1_000;
+const PREFILL_PAUSE_MS = 20;
+
+/** The kind of a cacheable page (its route), so a prefill renders every kind early. */
+function pageKind(path: string): string {
+  const [first = '', ...rest] = path.split('/').slice(1);
+  return `${first}/${rest.length}`;
 }
 
 /**
@@ -231,6 +246,55 @@ export const webPlugin = fp(
         storable: response.status === 200 && !response.headers.has('set-cookie'),
       };
     };
+
+    if (cache && options.prefillPages) {
+      const limit = options.prefillPages;
+      let stopped = false;
+      app.addHook('preClose', async () => {
+        stopped = true;
+      });
+      /**
+       * After a start the cache is empty and the rendering code not yet optimised by V8 (the
+       * first renders of a page kind take several times longer than later ones): the server
+       * renders the home page and the public pages it links to, breadth first and taking the
+       * page kinds (books, a book, a chapter, the blog, ...) in turn, up to `limit` pages,
+       * pausing between two so that visitors' requests come first. They are ordinary cache
+       * entries: dropped when what they show changes.
+       */
+      const prefill = async () => {
+        const queues = new Map<string, string[]>();
+        const seen = new Set<string>();
+        const add = (path: string) => {
+          if (seen.has(path) || !CACHEABLE_PAGE.test(path)) return;
+          seen.add(path);
+          const kind = pageKind(path);
+          queues.set(kind, [...(queues.get(kind) ?? []), path]);
+        };
+        ['/', '/books', '/blog'].forEach(add);
+        for (let done = 0; done < limit && !stopped;) {
+          let progressed = false;
+          for (const queue of queues.values()) {
+            const path = queue.shift();
+            if (!path || done >= limit || stopped) continue;
+            progressed = true;
+            done++;
+            const res = await app.inject({ method: 'GET', url: path });
+            if (res.statusCode === 200) {
+              for (const m of res.body.matchAll(/href="(\/[^"?#]*)"/g)) add(m[1] ?? '');
+            }
+            await new Promise((resolve) => setTimeout(resolve, PREFILL_PAUSE_MS));
+          }
+          if (!progressed) break;
+        }
+      };
+      app.addHook('onListen', async () => {
+        setTimeout(() => {
+          prefill().catch((error: unknown) => {
+            if (!stopped) app.log.warn({ err: error }, 'render cache prefill stopped');
+          });
+        }, PREFILL_DELAY_MS).unref();
+      });
+    }
 
     if (cache) {
       app.decorate('pageCache', cache);

@@ -148,6 +148,9 @@ export function usedTransitively(sentence: Sentence, index: number): boolean | n
   return null;
 }
 
+const UNFIT_SENSE =
+  /\b(?:sex|sexual|sexually|penis|vagina|genitals?|copulat\w*|orgasm|obscene|vulgar|slur|offensive term|disparaging term|derogatory)\b/i;
+
 // Frames whose object is a person ("Somebody ----s somebody", "… somebody of something").
 const PERSON_OBJECT_FRAMES = new Set([9, 10, 14, 17, 18, 20, 24, 25, 30]);
 
@@ -198,6 +201,8 @@ export function chooseSense(
     const fitting = senses.filter((s) => s.frames.some((f) => frames.has(f)));
     senses = fitting;
   }
+  // Not for a classroom: a sexual sense or a slur is never offered as a word's meaning.
+  senses = senses.filter((s) => !UNFIT_SENSE.test(s.gloss));
   if (lexFiles) {
     const fitting = senses.filter((s) => lexFiles.has(s.lexFile));
     if (fitting.length > 0) senses = fitting;
@@ -305,9 +310,36 @@ export interface PassageDefinition {
   term: string;
   definition: string;
   sentence: Sentence;
+  /**
+   * How the passage gives it: by naming ("… is called X", "a Y called X"), or by describing
+   * ("X is a Y", "X, a Y,"), which in a story or a poem is more often a description than a
+   * definition ("Essendean is a good place indeed").
+   */
+  shape: 'named' | 'described';
 }
 
 const lexFileOfNoun = (w: string) => lexFileOf(w.toLowerCase(), 'noun');
+
+const NOT_IN_TERMS =
+  /^(?:i|me|my|mine|you|your|he|him|his|she|her|it|its|we|us|our|they|them|their|himself|herself|itself|themselves|here|there|herein|then|now|so|very|too|not|no|yes|sir|madam|indeed|this|that|these|those|what|which|who)$/;
+
+/**
+ * A term as a dictionary would list it: one to three words, none a pronoun, an adverb of place
+ * or time or a form of address, the last a noun WordNet knows or a word it does not know at
+ * all (a passage's own term: "understory"), not a past tense ("rest followed").
+ */
+export function termShaped(term: string): boolean {
+  const words = term.split(/\s+/);
+  if (words.length > 3 || words.some((w) => NOT_IN_TERMS.test(w))) return false;
+  const last = words.at(-1)!;
+  if (words.length > 1 && !lookup(term, 'noun')) {
+    if (/ed$/.test(last) && !lookup(last, 'noun')) return false;
+    if (!lookup(last, 'noun')) return false;
+  }
+  if (lookup(last, 'noun')) return true;
+  // A word WordNet knows only as something else ("here", "quickly") is no term.
+  return !(['verb', 'adj', 'adv'] as const).some((pos) => lookup(last, pos));
+}
 
 // WordNet's noun categories of things one can point at: animal, artifact, body, food, location,
 // object, phenomenon, person, plant, shape, substance.
@@ -431,9 +463,23 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
   const cached = definitionCache.get(analysis);
   if (cached) return cached;
   const out = new Map<string, PassageDefinition>();
-  const add = (term: string, definition: string | null, sentence: Sentence) => {
+  const add = (
+    term: string,
+    definition: string | null,
+    sentence: Sentence,
+    shape: PassageDefinition['shape'] = 'described',
+  ) => {
     const t = term.toLowerCase().trim();
     if (!definition || out.has(t) || STOP.has(t)) return;
+    // A term is a word or a name of things: not "colonel himself", "rest followed", "here".
+    if (!termShaped(t)) return;
+    // "Essendean is a good place": a word the passage only writes with a capital is a name.
+    if (
+      !t.includes(' ') &&
+      !analysis.sentences.some((x) => new RegExp(`\\b${t}\\b`).test(x.text)) &&
+      !sensesOf(t, 'noun').some((x) => x.words.includes(t))
+    )
+      return;
     // "Under the canopy is the understory": a place, not a term.
     if (PREPOSITIONS.test(t)) return;
     // The definition reads as part of an entry: "the tallest trees", not "The tallest trees".
@@ -457,7 +503,9 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       return;
     // "… stood in the moonlight, a bulk in the dark": a thing is not renamed as a property or an
     // idea (nor an idea as a thing); the phrase is about another noun of the sentence.
-    if (head && termSenses.length > 0 && categoryClash(termSenses, sensesOf(head, 'noun'))) return;
+    // (A phrase is judged by its last word: "elegant young roughneck" is a roughneck.)
+    const termHead = termSenses.length > 0 ? termSenses : sensesOf(t.split(' ').at(-1)!, 'noun');
+    if (head && termHead.length > 0 && categoryClash(termHead, sensesOf(head, 'noun'))) return;
     // "The secret is a special fluid called a refrigerant": the definition names another term.
     if (/\b(?:called|known as|named)\b/i.test(definition)) return;
     // "Water is the key to life in the desert": a figure of speech, not a definition.
@@ -467,7 +515,7 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       )
     )
       return;
-    out.set(t, { term: t, definition, sentence });
+    out.set(t, { term: t, definition, sentence, shape });
   };
   for (const s of analysis.sentences) {
     const text = s.text;
@@ -496,9 +544,9 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       const introduced =
         pointer && before && before.paragraph === s.paragraph ? introducedThing(before) : null;
       if (back && when && before.paragraph === s.paragraph)
-        add(m[2]!, `the ${back[1]!.toLowerCase()} when ${when[1]} and ${when[2]}`, s);
-      else if (introduced) add(m[2]!, introduced, s);
-      else if (!pointer) add(m[2]!, trimDefinition(m[1]!), s);
+        add(m[2]!, `the ${back[1]!.toLowerCase()} when ${when[1]} and ${when[2]}`, s, 'named');
+      else if (introduced) add(m[2]!, introduced, s, 'named');
+      else if (!pointer) add(m[2]!, trimDefinition(m[1]!), s, 'named');
     }
     // "a thin layer called the cambium", "piles of rock and soil called moraines"
     s.tokens.forEach((token, i) => {
@@ -550,7 +598,28 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
           t.value === '-';
         if (!ok) break;
         opened = j;
-        if (t.pos === 'DET') break;
+        // "a small boat with a square sail, called a lugger": set off by a comma, the name is
+        // the boat's, not the sail's; the phrase goes on back over "with/for/from/in/on" to
+        // the noun it belongs to. (Without the comma, "a tall plant with a woody stem called a
+        // trunk" names the stem.)
+        const prep = s.tokens[j - 1];
+        const owner = s.tokens[j - 2];
+        if (
+          t.pos === 'DET' &&
+          !(
+            commaBefore &&
+            prep &&
+            owner &&
+            prep.pos === 'ADP' &&
+            /^(?:with|for|from|in|on)$/i.test(prep.value) &&
+            owner.pos === 'NOUN'
+          )
+        )
+          break;
+        if (t.pos === 'DET') {
+          j -= 2;
+          continue;
+        }
         j -= 1;
       }
       if (opened < 0 || opened === i) return;
@@ -564,11 +633,11 @@ export function passageDefinitions(analysis: Analysis): Map<string, PassageDefin
       if (verb && !commaBefore) {
         const vp = definingClause(np, s, s.tokens.indexOf(following));
         if (vp && vp.split(/\s+/).length <= 16) {
-          add(termText, vp, s);
+          add(termText, vp, s, 'named');
           return;
         }
       }
-      add(termText, trimDefinition(np), s);
+      add(termText, trimDefinition(np), s, 'named');
     });
     // "the cambium, or growing layer," and "the cambium, a thin layer of living cells,"
     for (const c of text.matchAll(

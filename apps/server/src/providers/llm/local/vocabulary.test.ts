@@ -13,6 +13,7 @@ import {
   personObject,
   possessed,
   takesPersonObject,
+  termShaped,
   usedTransitively,
 } from './senses.js';
 import { writeMatching } from './questions.js';
@@ -27,6 +28,7 @@ import {
   kindred,
   glossGrade,
   matchingEntries,
+  sharedRoot,
   strongEntry,
   tidyDefinition,
   writeVocabulary,
@@ -704,5 +706,56 @@ describe('vocabulary: sense from how the word is used, and matching sets without
       context: ctx.analysis.sentences.find((s) => s.text.toLowerCase().includes(term))!.text,
     }));
     expect(writeMatching(ctx, 1, [], listed)).toEqual([]);
+  });
+});
+
+describe('vocabulary: what a story describes is not a definition; senses fit for a classroom', () => {
+  it('a term is a word or a name of things, never "colonel himself" or a place name', () => {
+    expect(termShaped('colonel himself')).toBe(false);
+    expect(termShaped('rest followed')).toBe(false);
+    expect(termShaped('here')).toBe(false);
+    expect(termShaped('screw press')).toBe(true);
+    expect(termShaped('understory')).toBe(true);
+    const defs = passageDefinitions(
+      analyse(
+        'Tarrowby is a quiet village indeed. Its mill stands by the river. Tarrowby has one road.',
+      ),
+    );
+    expect(defs.has('tarrowby')).toBe(false);
+  });
+
+  it('in a story only what the text names is a definition ("called a …"), not a description', () => {
+    const story =
+      'Grandmother walked me down to the harbor before dawn. "Look," she said, pointing at the water. ' +
+      'The old pier was a tangle of black posts, and the gulls were still asleep on it. A small boat ' +
+      'with a square sail, called a lugger, was tied at the end. I had never seen one before, and I ' +
+      'watched her climb aboard and wave to me.';
+    const terms = writeVocabulary(context(story, '6th Grade (Year 7)'), 8);
+    expect(terms.find((v) => v.term === 'pier')).toBeUndefined();
+    const lugger = terms.find((v) => v.term === 'lugger');
+    if (lugger) expect(lugger.definition).toMatch(/boat with a square sail/);
+  });
+
+  it('never a sexual sense or a slur as a meaning, and a rarer sense needs a point of margin', () => {
+    const text =
+      'In the small town, social intercourse between the two families had stopped. Neither family ' +
+      'visited the other, and letters went unanswered for a whole year.';
+    const analysis = analyse(text);
+    const choice = chooseSense('intercourse', 'noun', analysis, [analysis.sentences[0]!]);
+    expect(choice?.sense.definition ?? '').not.toMatch(/sex/);
+  });
+
+  it('a one-word meaning is read as the word’s part of speech ("confer: present" is not)', () => {
+    const text =
+      'The king wished to confer a medal on the brave miller. He called the whole town to the square, ' +
+      'and the miller bowed low when the medal was pinned to his coat.';
+    const items = writeVocabulary(context(text, '4th Grade (Year 5)'), 6);
+    expect(items.map((v) => `${v.term}: ${v.definition}`)).not.toContain('confer: present');
+  });
+
+  it('two entries of one root are one word twice ("legislature", "legislator")', () => {
+    expect(sharedRoot('legislature', 'legislator')).toBe(true);
+    expect(sharedRoot('stalactite', 'stalagmite')).toBe(false);
+    expect(sharedRoot('evaporation', 'precipitation')).toBe(false);
   });
 });

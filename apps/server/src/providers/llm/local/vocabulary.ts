@@ -4,6 +4,7 @@ import { containsPhrase, termInContext } from '../quality.js';
 import { wordNetPos, type Analysis, type Sentence, type Token, type WordInfo } from './analyse.js';
 import type { WriterContext } from './common.js';
 import { glossLevel, isFamiliar, wordGrade } from './familiar.js';
+import { detectGenre } from './genre.js';
 import {
   chooseSense,
   fieldOfStudy,
@@ -527,7 +528,7 @@ export function chooseGloss(
   );
   const target = Math.max(3, level);
   // The passage's own words are at the passage's level: they get two grades of grace.
-  return usable.find((o) => o.grade <= target + 1 + (o.source === 'passage' ? 2 : 0)) ?? null;
+  return usable.find((o) => o.grade <= target + (o.source === 'passage' ? 3 : 0)) ?? null;
 }
 
 /**
@@ -717,6 +718,36 @@ export function tooHard(
 
 /** Endings of the formal, Latinate vocabulary ("combatant", "immigrant", "precipitation"). */
 const LATINATE = /(?:ant|ent|ion|ity|ist|ism|ive|ory|ary|ure|ance|ence|ate|ous|al)s?$/;
+
+/**
+ * Whether a sense is the word's usual one: the one WordNet's corpus tags most (when it tagged
+ * one at least twice), else the first WordNet lists, or the word's only sense.
+ */
+export function usualSense(lemma: string, pos: WordNetPos, sense: Synset): boolean {
+  const senses = sensesOf(lemma, pos);
+  if (senses.length <= 1) return true;
+  const top = [...senseTagCounts(lemma, pos).entries()].sort((a, b) => b[1] - a[1])[0];
+  if (top && top[1] >= 2) return top[0] === sense.offset;
+  return senses[0]!.offset === sense.offset;
+}
+
+/** Two terms of one root: a shared start of seven letters, or three quarters of the shorter. */
+export function sharedRoot(a: string, b: string): boolean {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  let n = 0;
+  while (n < Math.min(x.length, y.length) && x[n] === y[n]) n += 1;
+  return n >= 7 || (n >= 5 && n >= 0.75 * Math.min(x.length, y.length));
+}
+
+/** Whether another sense of the word is well attested and used far more than this one. */
+function outweighed(lemma: string, pos: WordNetPos, sense: Synset): boolean {
+  const tags = senseTagCounts(lemma, pos);
+  const mine = tags.get(sense.offset) ?? 0;
+  return [...tags.entries()].some(
+    ([offset, n]) => offset !== sense.offset && n >= 3 && n >= 2 * mine,
+  );
+}
 
 /** What the gates knew of an entry they let through, for the exercises built on it. */
 interface EntryFacts {
@@ -929,7 +960,14 @@ export function writeVocabulary(
   if (count <= 0) return [];
   const analysis = ctx.analysis;
   const level = ctx.plan.level;
-  const definitions = passageDefinitions(analysis);
+  // A story or a poem describes more than it defines ("Essendean is a good place indeed", "the
+  // moonlight, a bulk in the dark"): there only what the text names counts ("… called a hamada").
+  const genre = detectGenre(analysis);
+  const definitions = new Map(
+    [...passageDefinitions(analysis)].filter(
+      ([, d]) => d.shape === 'named' || genre === 'informational' || genre === 'argument',
+    ),
+  );
   const passageWords = new Set(
     analysis.sentences.flatMap((s) => s.tokens.map((t) => t.value.toLowerCase())),
   );
@@ -1047,7 +1085,18 @@ export function writeVocabulary(
       // A noun's gloss that is a sentence is no definition; one with a word far above the class
       // ("intestinal inflammation and ulceration" in grade 10) explains the hard by the harder.
       // (A word harder than the class and than the term itself; or three words past grade 9.)
+      // "confer: present" reads as a gift or as now: a one-word meaning must be read as the
+      // same part of speech as the word.
+      const oneWord = /^[a-z]+$/.test(gloss) ? gloss : null;
+      const misread =
+        !!oneWord &&
+        (['noun', 'verb', 'adj', 'adv'] as const).some(
+          (o) =>
+            o !== wnPos &&
+            frequencyOf(oneWord, o) >= Math.max(5, 0.25 * frequencyOf(oneWord, wnPos)),
+        );
       const unusable =
+        misread ||
         (c.pos === 'NOUN' && glossIsClause(gloss)) ||
         tooHard(gloss, passageWords, level, termGrade);
       options.push({
@@ -1094,6 +1143,13 @@ export function writeVocabulary(
         trace?.(c.lemma, 'verb in a less used sense without a clear margin');
         continue;
       }
+    }
+    // A rarer sense than a usual one the corpus attests well (three tags at least, twice the
+    // chosen sense's) needs the passage on its side by a point ("his countenance" read as
+    // approval, not as a face, by less).
+    if (!own && choice && choice.margin < 1 && outweighed(c.lemma, wnPos, choice.sense)) {
+      trace?.(c.lemma, `a rarer sense without a clear margin (${choice.margin.toFixed(2)})`);
+      continue;
     }
     if (!own && choice) {
       const grade = termGrade;
@@ -1224,6 +1280,12 @@ export function writeVocabulary(
       trace?.(c.lemma, 'the passage uses a synonym of this sense as another word');
       continue;
     }
+    // "legislature" and "legislator": two entries of one root read as one word twice.
+    const sameRoot = [...taken].find((t) => sharedRoot(t, c.lemma));
+    if (sameRoot) {
+      trace?.(c.lemma, `same root as "${sameRoot}"`);
+      continue;
+    }
     const said = gloss.definition.toLowerCase();
     if ((meaning && meanings.has(meaning)) || meanings.has(said)) {
       trace?.(c.lemma, 'same meaning as a word already listed');
@@ -1256,17 +1318,11 @@ export function writeVocabulary(
       definition: gloss.definition,
       context: sentence.text,
     };
-    const tags = choice ? senseTagCounts(c.lemma, wnPos) : new Map<number, number>();
-    const mostTagged = [...tags.entries()].sort((a, b) => b[1] - a[1])[0];
     entryFacts.set(item, {
       source: gloss.source,
       margin: gloss.source === 'passage' ? Infinity : (choice?.margin ?? 0),
       // The word's usual sense: the one its corpus tags most, or its only sense.
-      usual:
-        gloss.source === 'passage' ||
-        (!!choice &&
-          (sensesOf(c.lemma, wnPos).length === 1 ||
-            (!!mostTagged && mostTagged[1] >= 2 && mostTagged[0] === choice.sense.offset))),
+      usual: gloss.source === 'passage' || (!!choice && usualSense(c.lemma, wnPos, choice.sense)),
       glossGrade: gloss.grade,
       termGrade,
       level,
