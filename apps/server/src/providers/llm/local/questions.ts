@@ -397,6 +397,12 @@ function pickForms(
         firstSentence.set(q.id, Math.min(...c.sentences));
         out.push(q);
         for (const i of c.sentences) ctx.usedSentences.add(i);
+        // Short passages need their sentences: the events offered as wrong orders may still be
+        // true statements (not false ones, whose correction the option would show).
+        if (c.form === 'sequence')
+          for (const i of c.sentences)
+            if (!c.evidence.startsWith(ctx.analysis.sentences[i]!.text))
+              (ctx.sequenceOptions ??= new Set()).add(i);
         ctx.usedAnswers.add(normaliseForMatch(c.answer));
         taken[f]! += 1;
         any = true;
@@ -872,6 +878,16 @@ function singleClause(s: Sentence): boolean {
  * person, place or number from the text, or a negation), with the original as the correction.
  */
 export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQuestion[] {
+  const shared = ctx.sequenceOptions ?? new Set<number>();
+  for (const i of shared) ctx.usedSentences.delete(i);
+  try {
+    return trueFalseOf(ctx, count, shared);
+  } finally {
+    for (const i of shared) ctx.usedSentences.add(i);
+  }
+}
+
+function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): TrueFalseQuestion[] {
   const out: TrueFalseQuestion[] = [];
   const isPlay = ctx.analysis.prepared.isPlay;
   const sentences = isPlay
@@ -935,13 +951,14 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
     const statement = paraphrase(ctx, s, alone);
     // A bare "not" in a sentence of little weight ("Nora did not look out of the window") asks
     // nothing worth asking: negations only of the passage's more important sentences.
-    const options = wantFalse
-      ? alterations(s, statement, ctx).filter(
-          (a) =>
-            !ctx.reference.contains(a.statement) &&
-            (a.how !== 'negation' || important(ctx, s, 0.75)),
-        )
-      : [];
+    const options =
+      wantFalse && !shared.has(s.index)
+        ? alterations(s, statement, ctx).filter(
+            (a) =>
+              !ctx.reference.contains(a.statement) &&
+              (a.how !== 'negation' || important(ctx, s, 0.75)),
+          )
+        : [];
     // Prefer a changed fact to a plain negation: it makes students read closely.
     const pick = options.find((a) => a.how !== 'negation') ?? options[0];
     if (wantFalse && pick) {
@@ -1145,6 +1162,8 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
     tellsAStory(detectGenre(ctx.analysis)) || ctx.analysis.sentences.length > 150
       ? shuffle(speakerCandidates(ctx, all), ctx.random)
       : [],
+    // Stories: who did it, what they acted on, where.
+    pool.flatMap((s) => storyCandidates(ctx, s, true)),
     all.flatMap((s) => {
       const q = whatQuestion(ctx, s);
       return q
