@@ -1293,6 +1293,44 @@ export function hasImagery(s: Sentence): boolean {
   return [...words].filter((w) => SENSORY.has(w)).length >= 2;
 }
 
+// A turn in a story: a contrast, a change, a decision, a problem, a strong feeling.
+const TURN =
+  /[,;]\s*(?:but|yet)\b|^(?:but|yet|then|suddenly|at last|finally)\b|\b(?:although|though|instead|however|suddenly|at last|for the first time|no longer|never again|decided|decides|made up (?:his|her|my|their) mind|chose|refused|promised|realised|realized|understood|discovered|learned|began to|became|turned into|could not|couldn't|can't|cannot|too late|lost|missing|afraid|frightened|scared|worried|angry|furious|ashamed|proud|delighted|wept|cried|shouted|screamed|trouble|danger|help)\b/i;
+// An opening that sets the scene ("Long ago … there lived a weaver"): not a moment.
+const SETTING =
+  /\b(?:there (?:lived|was|were|once)|once upon a time|long ago|lived with|lived in|lived at)\b/i;
+
+/**
+ * A sentence worth asking "why is this moment important?" about: a turning point (a problem, a
+ * change, a decision, a feeling, a contrast), not a routine step ("She looked in her coat
+ * pocket.") or the sentence that sets the scene.
+ */
+export function carriesWeight(s: Sentence): boolean {
+  if (SETTING.test(s.text)) return false;
+  if (s.words < 6) return false;
+  return TURN.test(s.text);
+}
+
+// A claim an explanation turns on: a cause, a consequence, a contrast, a judgement.
+const CLAIM =
+  /\b(?:because|so that|therefore|as a result|which (?:means|helps|makes|lets)|this (?:means|is why)|that is why|causes?d?|leads? to|led to|without|instead|but|however|although|important|necessary|allowed|made it possible|changed|helps?|protects?|depends? on|needs?|must|should)\b/i;
+// A plain definition or naming ("A coconut is a seed …", "A worker called a compositor …").
+const NAMING =
+  /^(?:an?|the) \w+(?: \w+)? (?:called|named|known as)\b|^(?:an?) \w+ (?:is|are) (?:an?|the) \w+/i;
+
+/**
+ * A sentence of an explanation worth connecting to its main idea: a key claim (a cause, a
+ * consequence, a contrast, a judgement), not a side fact, a naming, or the topic sentence
+ * itself (the opening sentence usually states the main idea: "how does it connect to the
+ * main idea?" asks nothing there).
+ */
+export function keyClaim(s: Sentence): boolean {
+  // Short general statements ("Worms are a big help to farms.") are the main idea itself.
+  if (s.index === 0 || s.words < 8) return false;
+  if (NAMING.test(s.text)) return false;
+  return CLAIM.test(s.text);
+}
+
 /**
  * Open questions for discussion or essays, pitched to the grade: characters, themes (the
  * passage's key phrases), the author's choices, predictions. Each cites the passage it is
@@ -1354,7 +1392,14 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       },
       // A sentence with images to talk about (two describing words, or a comparison), not "A
       // year later, Joseph found a strange skull in the cliffs."
-      (x) => !/["“”]/.test(x.text) && hasImagery(x),
+      // Not a plain short statement ("The snow was deep and white.") and not a fragment of a
+      // verse sentence that starts on its verb ("Flapped in the morning wind: …").
+      (x) =>
+        !/["“”]/.test(x.text) &&
+        hasImagery(x) &&
+        x.words >= 8 &&
+        x.tokens[0]?.pos !== 'VERB' &&
+        !/[,;:]\s*\p{Lu}\p{Ll}*!$/u.test(x.text),
     )[0];
     if (!s) return null;
     markUsed(ctx, s);
@@ -1415,7 +1460,12 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
         1,
         { maxWords: 50, noQuotes: !ctx.analysis.prepared.isPlay },
         // Not an incidental figure ("Around 180 copies were printed …") for "the main idea".
-        explains ? (x: Sentence) => standsAlone(x) && !/\d/.test(x.text) : undefined,
+        // Only a sentence that carries weight: a key claim of an explanation, a turning point
+        // of a story (raters struck "Why is this moment important?" on "She looked in her
+        // coat pocket." and on the opening "there lived a weaver"). Better no prompt than that.
+        explains
+          ? (x: Sentence) => standsAlone(x) && !/\d/.test(x.text) && keyClaim(x)
+          : (x: Sentence) => x.index > 0 && carriesWeight(x),
       )[0];
       if (!s) return null;
       markUsed(ctx, s);
@@ -1661,6 +1711,11 @@ export function writeMatching(
         (t) =>
           (t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective') &&
           worthMatching(t.answer, ctx.plan.level, t.kind) &&
+          // Words no list has taught must be new to the class, above its grade: "scientists",
+          // "discoveries" in grade 6 are words it knows, and two of them fit each other's
+          // blanks ("Visiting _____", "Wealthy _____"); incidental words ("breweries") are
+          // rarely rarer than that.
+          wordGrade(t.answer) >= ctx.plan.level + 1 &&
           worthABlank(ctx, s, t),
       );
       if (!target) continue;
