@@ -359,14 +359,7 @@ function pickForms(
   const taken = lists.map(() => 0);
   const out: MultipleChoiceQuestion[] = [];
   // A supported-statement item uses four sentences of the text: one on a short passage.
-  // None when the passage has fewer sentences than questions asked: each is needed for one.
-  const asked = Object.values(ctx.plan.counts).reduce((a, b) => a + (b ?? 0), 0);
-  let supportedLeft =
-    ctx.analysis.sentences.length < asked
-      ? 0
-      : ctx.analysis.sentences.length < 20
-        ? 1
-        : Math.max(2, Math.round(count / 5));
+  let supportedLeft = ctx.analysis.sentences.length < 20 ? 1 : Math.max(2, Math.round(count / 5));
   for (let round = 0; round < count * 2 && out.length < count + (ctx.spares ?? 2); round++) {
     let any = false;
     for (let f = 0; f < lists.length && out.length < count + (ctx.spares ?? 2); f++) {
