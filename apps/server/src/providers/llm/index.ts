@@ -158,9 +158,11 @@ export class GatedGenerator implements MaterialGenerator {
           {
             id: 'q-exit',
             kind: 'discussion',
+            // Not "one thing you learned … one new word" (raters: "learned" does not fit a
+            // tale, and the key quoted an arbitrary sentence as if it were the answer).
             prompt:
-              'Write one thing you learned from the passage, one question you still have, and one word that was new to you.',
-            answer: `Answers vary; look for a detail that matches the text, such as “${passage}”.`,
+              'In two sentences, say what the passage is mainly about, then copy the sentence from the text that matters most to it and say why.',
+            answer: `Answers vary; accept a summary that matches the text and a quoted sentence with a reason that fits it. One of the key passages of this lesson is a good choice, such as “${passage}”.`,
             evidence: passage,
           },
         ],

@@ -1,6 +1,7 @@
 import type { Analysis, NameInfo, Sentence } from './analyse.js';
 import { detectGenre, tellsAStory } from './genre.js';
 import { normaliseForMatch } from '../quality.js';
+import { capitalise } from './common.js';
 import { lexFileOf, lookup, synsetAt } from './wordnet.js';
 
 /**
@@ -210,12 +211,17 @@ export function storyCast(analysis: Analysis): CastMember[] {
     }
     const kin = new Map<string, number>();
     for (const m of text.matchAll(KIN)) kin.set(m[0], (kin.get(m[0]) ?? 0) + 1);
+    // "my dad", "my mom" in a first-person story: the same people as "Dad", "Mom".
+    for (const m of text.matchAll(/\b(?:[Mm]y|[Oo]ur) (mom|mum|dad|grandpa|grandma|granny)\b/g)) {
+      const label = capitalise(m[1]!);
+      kin.set(label, (kin.get(label) ?? 0) + 1);
+    }
     for (const [k] of kin) {
       // "Grandpa" and "Grandpa Leo" are one person: keep the full name.
       if ([...kin.keys()].some((o) => o !== k && o.startsWith(`${k} `))) continue;
       if (out.some((m) => m.pattern.test(k))) continue;
       // ("my dad" is Dad in a first-person story.)
-      add(k, new RegExp(`\\b(?:${escape(k)}|(?:my|our) ${escape(k.toLowerCase())})\\b`));
+      add(k, new RegExp(`\\b(?:${escape(k)}|(?:[Mm]y|[Oo]ur) ${escape(k.toLowerCase())})\\b`));
     }
     // A narrator who tells the story as "I" outside anyone's speech (a character's "I" in
     // dialogue is not one).

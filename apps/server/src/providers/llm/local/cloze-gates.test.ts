@@ -315,3 +315,30 @@ describe('name options that cannot be fair (issues 13, 22)', () => {
     expect(clozeOptionFault(a, target(s, 'stone', 'noun'), 'mill', s)).toBe('topic word');
   });
 });
+
+describe('blanks whose key is taken for the wrong kind of word (issue 22, trivial)', () => {
+  // Written for these tests (CC0).
+  const SHORE = [
+    'At dawn a lone fisherman saw the form of a maiden fair upon the sand.',
+    'The boy found a pebble in his shoe and a shell in his pocket.',
+    'News of the wreck reached Portugal within a week, and Portugal sent a ship.',
+    'Captain Silva led the ship, and Silva found the crew.',
+    'Silva said that Silva would sail home in May.',
+  ].join(' ');
+  const a = analyse(SHORE);
+
+  it('does not ask for a "describing word" that WordNet knows as a noun ("a _____ fair")', () => {
+    const s = sentenceWith(a, 'At dawn');
+    expect(clozeBlankFault(a, s, target(s, 'maiden', 'adjective'))).toBe('reads as a noun');
+  });
+
+  it('does not ask for a "verb" right after an article ("found a _____ in his shoe")', () => {
+    const s = sentenceWith(a, 'The boy found');
+    expect(clozeBlankFault(a, s, target(s, 'pebble', 'verb'))).toBe('reads as a noun');
+  });
+
+  it('does not ask for a place taken for a person (its options would be people)', () => {
+    const s = sentenceWith(a, 'News of the wreck');
+    expect(clozeBlankFault(a, s, target(s, 'Portugal', 'person'))).toBe('not a person');
+  });
+});

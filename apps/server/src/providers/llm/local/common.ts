@@ -20,6 +20,11 @@ export interface WriterContext {
   spares?: number;
   /** What the validity gates turned down (reported in the document's generator info). */
   stats?: { distractorRejections: number };
+  /**
+   * Sentences shown only as the wrong options of a sequence item. A true
+   * statement may still use them (it gives nothing away); nothing else may.
+   */
+  sequenceOptions?: Set<number>;
 }
 
 /** A small seeded generator (mulberry32): the same request gives the same material. */

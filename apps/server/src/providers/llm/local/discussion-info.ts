@@ -98,6 +98,19 @@ export function pronounFirst(s: Sentence): boolean {
 const CAUSE =
   /\b(?:because|as a result|therefore|so that|which helps|that is why|causes?|leads? to)\b|, so (?!much|many|far|that)\b/i;
 
+/**
+ * A topic sentence that names causes without giving one ("The causes of the flood were many.",
+ * "There were several causes of the war."): no single cause and effect to separate.
+ */
+export function namesCausesOnly(text: string): boolean {
+  const rest = text.replace(
+    /\b(?:the|its|their|many|several|main|two|three|other|deeper|real)\s+(?:\w+\s+)?causes\b(?:\s+of\b)?/gi,
+    ' ',
+  );
+  if (rest === text) return false;
+  return !CAUSE.test(rest);
+}
+
 export function informationalDiscussion(
   ctx: WriterContext,
   genre: Genre,
@@ -114,7 +127,8 @@ export function informationalDiscussion(
         x.words >= 7 &&
         standsAlone(x) &&
         !ADDITIVE.test(x.text) &&
-        !(re === IMPORTANCE && (DENIED.test(x.text) || REPORTED.test(x.text))),
+        !(re === IMPORTANCE && (DENIED.test(x.text) || REPORTED.test(x.text))) &&
+        !(re === CAUSE && namesCausesOnly(x.text)),
     )[0];
 
   // The author's own claim that something matters, explained with the text's details: only

@@ -418,7 +418,7 @@ function calledQuestion(ctx: WriterContext, s: Sentence): FormCandidate | null {
 }
 
 const NOT_MANNER = new Set(
-  'quickly slowly rapidly gradually soon fast only really nearly early likely hardly scarcely simply merely finally suddenly actually certainly probably exactly immediately presently directly nearly rarely usually generally especially entirely completely partly mostly largely clearly apparently evidently'.split(
+  'heavily greatly widely deeply badly highly strongly quickly slowly rapidly gradually soon fast only really nearly early likely hardly scarcely simply merely finally suddenly actually certainly probably exactly immediately presently directly nearly rarely usually generally especially entirely completely partly mostly largely clearly apparently evidently'.split(
     ' ',
   ),
 );

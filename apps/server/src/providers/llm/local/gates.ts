@@ -793,6 +793,16 @@ export function clozeBlankFault(
       /^(?:very|so|too|quite|rather|more|most|less|least)$/i.test(prev.value)
     )
       return 'describing word';
+    // "find a _____ on your sock": a "verb" right after an article is a noun the tagger missed.
+    if (target.kind === 'verb' && prev && /^(?:a|an|the)$/i.test(prev.value))
+      return 'reads as a noun';
+    // "the _____ passes", "a _____ fair": a "describing word" WordNet knows mostly as a noun
+    // (liquid, maiden) is a noun here, and describing words as options would not fit.
+    if (
+      target.kind === 'adjective' &&
+      frequencyOf(lemma, 'noun') > Math.max(0, frequencyOf(lemma, 'adj'))
+    )
+      return 'reads as a noun';
     // "the _____ evaporates": a describing word right after "the" with no noun after it is a noun here.
     if (
       target.kind === 'adjective' &&
@@ -830,6 +840,8 @@ export function clozeBlankFault(
   // Neither a person nor a place ("Doctor of Medicine", a ship, a book): no options of the same kind.
   if (target.kind === 'name') return 'not a person or place';
   if (target.kind === 'person' && obviousName(analysis, answer)) return 'main person';
+  // "news in _____" (America) taken for a person: its options would be people.
+  if (target.kind === 'person' && placeOrBody(answer)) return 'not a person';
   // Mentioned once, under any of its names ("Richard Anning", "Richard"): named in passing.
   const info = analysis.names.get(answer);
   const aliases = [...(analysis.aliases.get(answer) ?? [])];

@@ -31,6 +31,55 @@ export function keyPassages(ctx: WriterContext, count: number): string[] {
   return picked.sort((a, b) => a.index - b.index).map((s) => s.text);
 }
 
+// A verb of a past event: "ran", "found", "opened".
+const PAST_IRREGULAR =
+  /^(?:was|were|had|did|went|came|saw|said|took|found|ran|made|got|gave|left|felt|knew|thought|told|heard|began|fell|stood|sat|held|brought|caught|threw|flew|grew|rode|woke|drove|broke|spoke|wrote|lost|kept|met|put|set|let)$/;
+
+/** The text narrates: most of its sentences tell something that happened. */
+export function hasEvents(ctx: WriterContext): boolean {
+  const all = ctx.analysis.sentences;
+  if (all.length < 3) return false;
+  const past = all.filter((s) =>
+    s.tokens.some(
+      (t) =>
+        (t.pos === 'VERB' || t.pos === 'AUX') &&
+        (PAST_IRREGULAR.test(t.normal) || (/ed$/.test(t.normal) && t.normal !== t.lemma)),
+    ),
+  ).length;
+  return past / all.length >= 0.4;
+}
+
+const LINK =
+  /\b(?:because|so that|as a result|therefore|that is why|at once|when|after|then|until|suddenly)\b|, so\b/i;
+
+/** One thing leads to another: several sentences link events in time or by cause. */
+export function linksEvents(ctx: WriterContext): boolean {
+  return ctx.analysis.sentences.filter((s) => LINK.test(s.text)).length >= 3;
+}
+
+const LEARNS =
+  /\b(?:learn(?:ed|t|s)?|realis(?:ed|es)|realiz(?:ed|es)|understood|understands|saw that|knew then|from that day|never again|changed (?:his|her|my) mind)\b/i;
+const MORAL = /\b(?:moral|the lesson)\b|^(?:so |and so )?(?:it is|it's) (?:better|best|wise)\b/i;
+
+/**
+ * Who comes to see something in the story: the main character when a sentence about them says
+ * they learn or realise it, "the narrator" when a first-person sentence does; null when nobody
+ * does ("what Ben learns" on a story where Ben learns nothing).
+ */
+export function whoLearns(ctx: WriterContext, main?: string): string | null {
+  for (const s of ctx.analysis.sentences) {
+    if (!LEARNS.test(s.text)) continue;
+    if (main && s.text.includes(main)) return main;
+    if (/\b(?:I|we)\b/.test(s.text) && !/["“”]/.test(s.text)) return 'the narrator';
+  }
+  return null;
+}
+
+/** The text states its lesson or moral. */
+export function statesLesson(ctx: WriterContext): boolean {
+  return ctx.analysis.sentences.some((s) => MORAL.test(s.text));
+}
+
 /** Splits a lesson's minutes over its parts in proportion, keeping the exact total. */
 function timeBudget(total: number, weights: number[]): number[] {
   const sum = weights.reduce((a, b) => a + b, 0);
@@ -110,11 +159,22 @@ export function writeLesson(
   const topic = lessonTopic(request.name);
   const young = level <= 2;
 
-  const objectives = [
+  // What the text has decides the aims: a sequence aim only where things happen, a lesson aim
+  // only where the text states one or someone comes to see something, a vocabulary aim only
+  // naming the lesson's own words.
+  const events = story && hasEvents(ctx);
+  const linked = events && linksEvents(ctx);
+  const learner = story ? whoLearns(ctx, people[0]) : null;
+
+  const candidates: Array<string | null> = [
     story
-      ? young
-        ? `retell the main events of ${topic} in order`
-        : `summarise the key events of ${topic} in their own words`
+      ? events
+        ? young
+          ? `retell the main events of ${topic} in order`
+          : `summarise the key events of ${topic} in their own words`
+        : genre === 'poem'
+          ? `describe what ${topic} shows and the words that create its pictures`
+          : `describe what ${topic} shows, using details from the text`
       : young
         ? `tell the main idea of ${topic} and two facts that show it`
         : `summarise the main ideas of ${topic} in their own words`,
@@ -122,7 +182,7 @@ export function writeLesson(
       ? young
         ? `say what the words ${list(words)} mean, using pictures and the story`
         : `explain the meaning of ${list(words)} using clues from the text`
-      : 'work out the meaning of new words from clues in the text',
+      : null,
     figure
       ? `explain what ${figure} did and why it mattered, using evidence from the text`
       : people.length
@@ -140,7 +200,9 @@ export function writeLesson(
                 ? 'tell what causes the things the text describes'
                 : 'explain the causes and effects the text describes, using evidence from it'
               : story
-                ? 'explain how one event in the passage leads to another, using details from the text'
+                ? linked
+                  ? 'explain how one event in the passage leads to another, using details from the text'
+                  : null
                 : 'identify the main idea of each paragraph and the details that support it',
     !story
       ? level >= 6
@@ -155,10 +217,30 @@ export function writeLesson(
           ? 'answer questions about the text using details from it'
           : genre === 'poem'
             ? "explain the poem's message and the lines that show it, using details from the text"
-            : people[0]
-              ? `explain what ${people[0]} learns or what lesson the story teaches, using details from the text`
-              : 'explain the lesson or message of the passage, using details from the text',
+            : learner
+              ? `explain what ${learner} learns, using details from the text`
+              : statesLesson(ctx)
+                ? 'explain the lesson the story teaches, using details from the text'
+                : null,
   ];
+  const objectives = candidates.filter((o): o is string => !!o);
+  // Never fewer than three aims: the plain ones that fit any text.
+  const spares = events
+    ? young
+      ? ['tell what changes in the story and why']
+      : [
+          'identify the moment where things change in the story and explain why it matters, using details from the text',
+        ]
+    : genre === 'poem'
+      ? ['explain the feeling the words of the poem create, quoting the words that create it']
+      : [];
+  spares.push(
+    young
+      ? 'answer questions about the text using details from it'
+      : 'support an answer about the text with a quotation from it',
+  );
+  for (const spare of spares)
+    if (objectives.length < 3 && !objectives.includes(spare)) objectives.push(spare);
 
   const passages = keyPassages(ctx, young ? 3 : 5);
   const minutes = timeBudget(ctx.plan.durationMinutes, [5, 8, 15, 10, 10, 5]);

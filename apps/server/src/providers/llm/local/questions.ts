@@ -397,6 +397,12 @@ function pickForms(
         firstSentence.set(q.id, Math.min(...c.sentences));
         out.push(q);
         for (const i of c.sentences) ctx.usedSentences.add(i);
+        // Short passages need their sentences: the events offered as wrong orders may still be
+        // true statements (not false ones, whose correction the option would show).
+        if (c.form === 'sequence')
+          for (const i of c.sentences)
+            if (!c.evidence.startsWith(ctx.analysis.sentences[i]!.text))
+              (ctx.sequenceOptions ??= new Set()).add(i);
         ctx.usedAnswers.add(normaliseForMatch(c.answer));
         taken[f]! += 1;
         any = true;
@@ -872,6 +878,16 @@ function singleClause(s: Sentence): boolean {
  * person, place or number from the text, or a negation), with the original as the correction.
  */
 export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQuestion[] {
+  const shared = ctx.sequenceOptions ?? new Set<number>();
+  for (const i of shared) ctx.usedSentences.delete(i);
+  try {
+    return trueFalseOf(ctx, count, shared);
+  } finally {
+    for (const i of shared) ctx.usedSentences.add(i);
+  }
+}
+
+function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): TrueFalseQuestion[] {
   const out: TrueFalseQuestion[] = [];
   const isPlay = ctx.analysis.prepared.isPlay;
   const sentences = isPlay
@@ -935,13 +951,14 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
     const statement = paraphrase(ctx, s, alone);
     // A bare "not" in a sentence of little weight ("Nora did not look out of the window") asks
     // nothing worth asking: negations only of the passage's more important sentences.
-    const options = wantFalse
-      ? alterations(s, statement, ctx).filter(
-          (a) =>
-            !ctx.reference.contains(a.statement) &&
-            (a.how !== 'negation' || important(ctx, s, 0.75)),
-        )
-      : [];
+    const options =
+      wantFalse && !shared.has(s.index)
+        ? alterations(s, statement, ctx).filter(
+            (a) =>
+              !ctx.reference.contains(a.statement) &&
+              (a.how !== 'negation' || important(ctx, s, 0.75)),
+          )
+        : [];
     // Prefer a changed fact to a plain negation: it makes students read closely.
     const pick = options.find((a) => a.how !== 'negation') ?? options[0];
     if (wantFalse && pick) {
@@ -1145,6 +1162,8 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
     tellsAStory(detectGenre(ctx.analysis)) || ctx.analysis.sentences.length > 150
       ? shuffle(speakerCandidates(ctx, all), ctx.random)
       : [],
+    // Stories: who did it, what they acted on, where.
+    pool.flatMap((s) => storyCandidates(ctx, s, true)),
     all.flatMap((s) => {
       const q = whatQuestion(ctx, s);
       return q
@@ -1267,6 +1286,44 @@ export function hasImagery(s: Sentence): boolean {
   return [...words].filter((w) => SENSORY.has(w)).length >= 2;
 }
 
+// A turn in a story: a contrast, a change, a decision, a problem, a strong feeling.
+const TURN =
+  /[,;]\s*(?:but|yet)\b|^(?:but|yet|then|suddenly|at last|finally)\b|\b(?:although|though|instead|however|suddenly|at last|for the first time|no longer|never again|decided|decides|made up (?:his|her|my|their) mind|chose|refused|promised|realised|realized|understood|discovered|learned|began to|became|turned into|could not|couldn't|can't|cannot|too late|lost|missing|afraid|frightened|scared|worried|angry|furious|ashamed|proud|delighted|wept|cried|shouted|screamed|trouble|danger|help)\b/i;
+// An opening that sets the scene ("Long ago … there lived a weaver"): not a moment.
+const SETTING =
+  /\b(?:there (?:lived|was|were|once)|once upon a time|long ago|lived with|lived in|lived at)\b/i;
+
+/**
+ * A sentence worth asking "why is this moment important?" about: a turning point (a problem, a
+ * change, a decision, a feeling, a contrast), not a routine step ("She looked in her coat
+ * pocket.") or the sentence that sets the scene.
+ */
+export function carriesWeight(s: Sentence): boolean {
+  if (SETTING.test(s.text)) return false;
+  if (s.words < 6) return false;
+  return TURN.test(s.text);
+}
+
+// A claim an explanation turns on: a cause, a consequence, a contrast, a judgement.
+const CLAIM =
+  /\b(?:because|so that|therefore|as a result|which (?:means|helps|makes|lets)|this (?:means|is why)|that is why|causes?d?|leads? to|led to|without|instead|but|however|although|important|necessary|allowed|made it possible|changed|helps?|protects?|depends? on|needs?|must|should)\b/i;
+// A plain definition or naming ("A coconut is a seed …", "A worker called a compositor …").
+const NAMING =
+  /^(?:an?|the) \w+(?: \w+)? (?:called|named|known as)\b|^(?:an?) \w+ (?:is|are) (?:an?|the) \w+/i;
+
+/**
+ * A sentence of an explanation worth connecting to its main idea: a key claim (a cause, a
+ * consequence, a contrast, a judgement), not a side fact, a naming, or the topic sentence
+ * itself (the opening sentence usually states the main idea: "how does it connect to the
+ * main idea?" asks nothing there).
+ */
+export function keyClaim(s: Sentence): boolean {
+  // Short general statements ("Worms are a big help to farms.") are the main idea itself.
+  if (s.index === 0 || s.words < 8) return false;
+  if (NAMING.test(s.text)) return false;
+  return CLAIM.test(s.text);
+}
+
 /**
  * Open questions for discussion or essays, pitched to the grade: characters, themes (the
  * passage's key phrases), the author's choices, predictions. Each cites the passage it is
@@ -1328,7 +1385,14 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
       },
       // A sentence with images to talk about (two describing words, or a comparison), not "A
       // year later, Joseph found a strange skull in the cliffs."
-      (x) => !/["“”]/.test(x.text) && hasImagery(x),
+      // Not a plain short statement ("The snow was deep and white.") and not a fragment of a
+      // verse sentence that starts on its verb ("Flapped in the morning wind: …").
+      (x) =>
+        !/["“”]/.test(x.text) &&
+        hasImagery(x) &&
+        x.words >= 8 &&
+        x.tokens[0]?.pos !== 'VERB' &&
+        !/[,;:]\s*\p{Lu}\p{Ll}*!$/u.test(x.text),
     )[0];
     if (!s) return null;
     markUsed(ctx, s);
@@ -1389,7 +1453,12 @@ export function writeDiscussion(ctx: WriterContext, count: number): DiscussionQu
         1,
         { maxWords: 50, noQuotes: !ctx.analysis.prepared.isPlay },
         // Not an incidental figure ("Around 180 copies were printed …") for "the main idea".
-        explains ? (x: Sentence) => standsAlone(x) && !/\d/.test(x.text) : undefined,
+        // Only a sentence that carries weight: a key claim of an explanation, a turning point
+        // of a story (raters struck "Why is this moment important?" on "She looked in her
+        // coat pocket." and on the opening "there lived a weaver"). Better no prompt than that.
+        explains
+          ? (x: Sentence) => standsAlone(x) && !/\d/.test(x.text) && keyClaim(x)
+          : (x: Sentence) => x.index > 0 && carriesWeight(x),
       )[0];
       if (!s) return null;
       markUsed(ctx, s);

@@ -160,3 +160,51 @@ describe('a time lead without its comma', () => {
     expect(s.tokens[c!.subjectStart]!.value).toBe('a');
   });
 });
+
+describe('first-person stories and open questions', () => {
+  const STORM = [
+    'When the storm came, I was nine years old.',
+    'My dad found a lantern in the barn.',
+    'My mom made soup on the stove.',
+    'My cousin Ivy sang songs in the dark kitchen.',
+    'Ivy was brave, and she held my hand.',
+    'I counted the thunder claps.',
+    'In the morning the sun came out again.',
+  ].join(' ');
+
+  it('reads "My dad" as the character Dad, and names him in the stem', () => {
+    const ctx = contextFor(STORM);
+    const who = questionsOf(ctx, 'My dad found').find((q) => q.prompt.startsWith('Who'));
+    expect(who?.prompt).toBe('Who found a lantern in the barn?');
+    expect(who?.answer).toBe('Dad');
+    expect(who?.evidence).toBe('My dad found a lantern in the barn.');
+    expect(who?.distractors).toEqual(expect.arrayContaining(['Mom', 'Ivy', 'The narrator']));
+  });
+
+  it('asks open questions only when the text tells the action once', () => {
+    const ctx = contextFor(STORM);
+    const s = ctx.analysis.sentences.find((x) => x.text.startsWith('My mom made'))!;
+    const open = storyCandidates(ctx, s, true);
+    expect(open.map((q) => q.prompt)).toContain('What did Mom make on the stove?');
+    expect(open.every((q) => q.distractors.length === 0)).toBe(true);
+    // Mom makes tea too: "What did Mom make?" would have two answers.
+    const twice = contextFor(`${STORM} Later my mom made some tea.`);
+    const again = twice.analysis.sentences.find((x) => x.text.startsWith('My mom made'))!;
+    expect(storyCandidates(twice, again, true).map((q) => q.prompt)).not.toContain(
+      'What did Mom make on the stove?',
+    );
+  });
+
+  it('does not treat a character\'s "I" in dialogue as a narrator', () => {
+    const text = [
+      'Tom ran to the river with his dog.',
+      'He saw a boat near the bridge.',
+      '“I want to sail,” Tom said.',
+      '“I am too small for that boat,” said his sister Amy.',
+      'Amy walked home and made some tea.',
+      'Tom stayed by the river until dark.',
+    ].join(' ');
+    const cast = storyCast(contextFor(text).analysis).map((m) => m.label);
+    expect(cast).not.toContain('the narrator');
+  });
+});

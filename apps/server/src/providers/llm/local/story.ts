@@ -11,8 +11,15 @@ import type { Clause } from './clauses.js';
 import { capitalise, type WriterContext } from './common.js';
 import { speechSentences, storyCast, type CastMember } from './characters.js';
 import { RELATIONAL } from './context.js';
-import { wordNetNear } from './gates.js';
-import { clauseOf, placeWithin, readsAlone, resolvePronoun, type FormCandidate } from './forms.js';
+import { commonVerb, wordNetNear } from './gates.js';
+import {
+  clauseOf,
+  important,
+  placeWithin,
+  readsAlone,
+  resolvePronoun,
+  type FormCandidate,
+} from './forms.js';
 import { lexFileOf, sensesOf, synsetAt } from './wordnet.js';
 import { personSwapFits, swapContradicted } from './swaps.js';
 
@@ -173,13 +180,25 @@ function actionVerb(c: Clause): Token | null {
 }
 
 /** "Who cooked fish over the campfire?" with the story's other characters as options. */
-export function whoQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | null {
+export function whoQuestion(
+  ctx: WriterContext,
+  s: Sentence,
+  c: Clause,
+  open = false,
+): FormCandidate | null {
   const cast = storyCast(ctx.analysis);
-  if (cast.length < 3) return null;
+  if (cast.length < (open ? 2 : 3)) return null;
   const verb = actionVerb(c);
   if (!verb) return null;
   const member = subjectMember(ctx, c, cast);
   if (!member) return null;
+  // "Who looked out of the window?": only about what matters in the story, and not an
+  // everyday verb with no object (looked, went, sat) that any character might do.
+  if (!important(ctx, s, 0.4)) return null;
+  const object = ['DET', 'NOUN', 'PROPN', 'NUM', 'ADJ'].includes(
+    c.sentence.tokens[c.restStart]?.pos ?? '',
+  );
+  if (!object && commonVerb(verb.lemma)) return null;
   const prompt = subjectQuestion(c, 'Who');
   if (!prompt || prompt.split(/\s+/).length < 5) return null;
   // "Who took it, held it up?": what "it" is stands in another sentence.
@@ -188,7 +207,7 @@ export function whoQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCan
   const options = cast.filter(
     (m) => m !== member && !m.pattern.test(prompt) && !doesAnywhere(ctx.analysis, m, lemma),
   );
-  if (member.pattern.test(prompt) || options.length < 2) return null;
+  if (member.pattern.test(prompt) || options.length < (open ? 1 : 2)) return null;
   const answer = display(member.label);
   const evidence = evidenceNaming(ctx, s, member);
   if (!evidence) return null;
@@ -196,7 +215,7 @@ export function whoQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCan
     form: 'wh',
     prompt,
     answer,
-    distractors: options.map((m) => display(m.label)),
+    distractors: open ? [] : options.map((m) => display(m.label)),
     modelAnswer: `${answer}.`,
     evidence,
     sentences: [s.index],
@@ -293,7 +312,12 @@ function distinctHeads(
  * options are other things of the same kind from the story (foods for a food, animals for an
  * animal) that the text never ties to the same verb.
  */
-export function whatQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | null {
+export function whatQuestion(
+  ctx: WriterContext,
+  s: Sentence,
+  c: Clause,
+  open = false,
+): FormCandidate | null {
   const cast = storyCast(ctx.analysis);
   if (cast.length < 1) return null;
   const verb = actionVerb(c);
@@ -332,12 +356,12 @@ export function whatQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCa
       !cast.some((m) => m.pattern.test(p.text)) &&
       (structureLike(head) || !structureLike(p.head)),
   );
-  if (options.length < 2) return null;
+  if (open ? toldTwice(ctx, s, c, lemma) : options.length < 2) return null;
   return {
     form: 'wh',
     prompt,
     answer,
-    distractors: options.map((p) => p.text),
+    distractors: open ? [] : options.map((p) => p.text),
     modelAnswer: `${capitalise(answer)}.`,
     evidence: s.text,
     sentences: [s.index],
@@ -349,7 +373,12 @@ export function whatQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCa
  * options are other places of the story with a preposition of the same sort (to/into against
  * to/into, in/at/under against in/at/under), none tied in the text to the same verb or character.
  */
-export function whereQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidate | null {
+export function whereQuestion(
+  ctx: WriterContext,
+  s: Sentence,
+  c: Clause,
+  open = false,
+): FormCandidate | null {
   const cast = storyCast(ctx.analysis);
   if (cast.length < 1) return null;
   const verb = actionVerb(c);
@@ -378,6 +407,8 @@ export function whereQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormC
       stop = more.end;
     }
     if (stop < end && t[stop]!.pos !== 'ADP' && t[stop]!.value !== ',') continue;
+    // "at the edge of a fishing village": the last place runs on.
+    if (t[stop] && /^(?:of|'s|’s)$/.test(t[stop]!.value)) return null;
     const prompt = invertedQuestion(c, 'Where', [i, stop]);
     if (!prompt || prompt.split(/\s+/).length < 4) return null;
     const answer = capitalise(spanText(s, i, stop));
@@ -414,12 +445,12 @@ export function whereQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormC
         ![...heads].some((h) => placeWithin(h, p.head) || placeWithin(p.head, h)) &&
         !cast.some((m) => m.pattern.test(p.text)),
     );
-    if (options.length < 2) return null;
+    if (open ? toldTwice(ctx, s, c, lemma) : options.length < 2) return null;
     return {
       form: 'wh',
       prompt,
       answer,
-      distractors: options.map((p) => capitalise(`${p.prep} ${p.text}`)),
+      distractors: open ? [] : options.map((p) => capitalise(`${p.prep} ${p.text}`)),
       modelAnswer: `${answer}.`,
       evidence: s.text,
       sentences: [s.index],
@@ -428,8 +459,26 @@ export function whereQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormC
   return null;
 }
 
-/** Who/what/where questions about a story's characters from a sentence, best first. */
-export function storyCandidates(ctx: WriterContext, s: Sentence): FormCandidate[] {
+/**
+ * An open question needs no options, but one answer still: the text must not tell the same
+ * action of the same character twice ("Where did Hana walk?" when she walks to two places).
+ */
+function toldTwice(ctx: WriterContext, s: Sentence, c: Clause, lemma: string): boolean {
+  const member = subjectMember(ctx, c, storyCast(ctx.analysis));
+  if (!member) return true;
+  return ctx.analysis.sentences.some(
+    (x) =>
+      x.index !== s.index &&
+      member.pattern.test(x.text) &&
+      x.tokens.some((t) => t.pos === 'VERB' && t.lemma.toLowerCase() === lemma),
+  );
+}
+
+/**
+ * Who/what/where questions about a story's characters from a sentence, best first; `open` for
+ * short answers (no options needed, but still one answer in the text).
+ */
+export function storyCandidates(ctx: WriterContext, s: Sentence, open = false): FormCandidate[] {
   if (s.speaker || s.words > 30 || s.words < 5) return [];
   if (speechSentences(ctx.analysis).has(s.index)) return [];
   if (storyCast(ctx.analysis).length === 0) return [];
@@ -443,7 +492,7 @@ export function storyCandidates(ctx: WriterContext, s: Sentence): FormCandidate[
   for (const make of [whoQuestion, whatQuestion, whereQuestion]) {
     // Each builder may set the subject's name on the clause; read it afresh.
     const fresh = clauseOf(ctx, s, 0, s.tokens.length, true);
-    const q = fresh && make(ctx, s, fresh);
+    const q = fresh && make(ctx, s, fresh, open);
     if (q && readsAlone(ctx, q)) out.push(q);
   }
   return out;
