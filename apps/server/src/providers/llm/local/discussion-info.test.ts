@@ -132,6 +132,8 @@ describe('matching on a worksheet with a vocabulary list: the list practised in 
       { term: 'magma', partOfSpeech: 'noun', definition: 'a hot liquid', context: 'x' },
       { term: 'lava', partOfSpeech: 'noun', definition: 'magma at the surface', context: 'y' },
       { term: 'eruption', partOfSpeech: 'noun', definition: 'a volcano exploding', context: 'z' },
+      // A set needs four pairs (with three, the last is given by the other two).
+      { term: 'crust', partOfSpeech: 'noun', definition: "the earth's outer layer", context: 'w' },
     ];
     const [q] = writeMatching(ctx, 1, [], listed);
     expect(q?.form).toBe('match_sentence');

@@ -1704,6 +1704,11 @@ export function writeMatching(
         (t) =>
           (t.kind === 'noun' || t.kind === 'verb' || t.kind === 'adjective') &&
           worthMatching(t.answer, ctx.plan.level, t.kind) &&
+          // Words no list has taught must be new to the class, above its grade: "scientists",
+          // "discoveries" in grade 6 are words it knows, and two of them fit each other's
+          // blanks ("Visiting _____", "Wealthy _____"); incidental words ("breweries") are
+          // rarely rarer than that.
+          wordGrade(t.answer) >= ctx.plan.level + 1 &&
           worthABlank(ctx, s, t),
       );
       if (!target) continue;

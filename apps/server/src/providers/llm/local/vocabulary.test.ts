@@ -759,3 +759,29 @@ describe('vocabulary: what a story describes is not a definition; senses fit for
     expect(sharedRoot('evaporation', 'precipitation')).toBe(false);
   });
 });
+
+describe('vocabulary: glosses without dictionary debris; matching words new to the class', () => {
+  it('alternatives sharing an object keep the last, which reads alone', () => {
+    expect(tidyDefinition('make fit for, or change to suit a new purpose')).toBe(
+      'change to suit a new purpose',
+    );
+    expect(
+      tidyDefinition('characteristic of or capable of or having a tendency toward killing'),
+    ).toBe('having a tendency toward killing');
+    expect(tidyDefinition('impossible or nearly impossible to see')).toBe(
+      'impossible or nearly impossible to see',
+    );
+  });
+
+  it('a set of words to sentences from no list takes only words above the class’s grade', () => {
+    const text =
+      'Visiting scientists were surprised by the young collector. Wealthy collectors bought her ' +
+      'fossils and sold them in London as their own discoveries. Her discoveries changed what ' +
+      'people knew about the past. After a famous doctor studied drawings of the skeleton, he ' +
+      'changed his mind about the creature. Reporters came from the city to see the cliffs where ' +
+      'she worked every winter morning.';
+    const ctx = context(text, '6th Grade (Year 7)');
+    for (const q of writeMatching(ctx, 1, [], []))
+      for (const p of q.pairs) expect(wordGrade(p.left)).toBeGreaterThanOrEqual(7);
+  });
+});

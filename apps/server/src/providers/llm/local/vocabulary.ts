@@ -369,6 +369,18 @@ export function tidyDefinition(definition: string): string {
     .replace(/\s+([,.])/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
+  // "make fit for, or change to suit a new purpose", "characteristic of or capable of or having
+  // a tendency toward killing": alternatives that share an object read as debris; the last one
+  // carries the object and reads alone.
+  const alternatives = d.split(/,?\s+or\s+/);
+  let dropped = 0;
+  while (
+    dropped < alternatives.length - 1 &&
+    /\b(?:of|for|to|with|in|on|toward|towards|from|by|about)$/.test(alternatives[dropped]!)
+  )
+    dropped += 1;
+  const rest = alternatives.slice(dropped).join(' or ');
+  if (dropped > 0 && rest.split(/\s+/).length >= 3) d = rest;
   // Dictionary shorthand a student does not read: "… for wells and springs etc", "white goods".
   d = d
     .replace(/,?\s+etc\.?$/i, '')
@@ -720,15 +732,14 @@ export function tooHard(
 const LATINATE = /(?:ant|ent|ion|ity|ist|ism|ive|ory|ary|ure|ance|ence|ate|ous|al)s?$/;
 
 /**
- * Whether a sense is the word's usual one: the one WordNet's corpus tags most (when it tagged
- * one at least twice), else the first WordNet lists, or the word's only sense.
+ * Whether a sense is surely the word's usual one: its only sense, or the one WordNet's corpus
+ * tags most (at least twice; WordNet's order alone says little: "schooner" lists a beer glass
+ * first).
  */
 export function usualSense(lemma: string, pos: WordNetPos, sense: Synset): boolean {
-  const senses = sensesOf(lemma, pos);
-  if (senses.length <= 1) return true;
+  if (sensesOf(lemma, pos).length <= 1) return true;
   const top = [...senseTagCounts(lemma, pos).entries()].sort((a, b) => b[1] - a[1])[0];
-  if (top && top[1] >= 2) return top[0] === sense.offset;
-  return senses[0]!.offset === sense.offset;
+  return !!top && top[1] >= 2 && top[0] === sense.offset;
 }
 
 /** Two terms of one root: a shared start of seven letters, or three quarters of the shorter. */
