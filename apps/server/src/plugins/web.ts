@@ -265,7 +265,8 @@ export const webPlugin = fp(
         const queues = new Map<string, string[]>();
         const seen = new Set<string>();
         const add = (path: string) => {
-          if (seen.has(path) || !CACHEABLE_PAGE.test(path)) return;
+          // Feeds and other files (`/blog/rss.xml`) are not pages.
+          if (seen.has(path) || !CACHEABLE_PAGE.test(path) || /\.\w+$/.test(path)) return;
           seen.add(path);
           const kind = pageKind(path);
           queues.set(kind, [...(queues.get(kind) ?? []), path]);
@@ -279,6 +280,7 @@ export const webPlugin = fp(
             progressed = true;
             done++;
             const res = await app.inject({ method: 'GET', url: path });
+            app.log.debug({ path, statusCode: res.statusCode }, 'render cache prefill');
             if (res.statusCode === 200) {
               for (const m of res.body.matchAll(/href="(\/[^"?#]*)"/g)) add(m[1] ?? '');
             }

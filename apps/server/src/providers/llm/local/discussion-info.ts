@@ -1,6 +1,7 @@
 import type { DiscussionQuestion } from '@chapterwise/shared';
 import type { Sentence } from './analyse.js';
 import { pickSentences, type WriterContext } from './common.js';
+import { isFamiliar } from './familiar.js';
 import type { Genre } from './genre.js';
 import { passageDefinitions } from './senses.js';
 import { lexFileOf } from './wordnet.js';
@@ -162,6 +163,8 @@ export function informationalDiscussion(
       (d) =>
         !ctx.usedSentences.has(d.sentence.index) &&
         d.term.length > 3 &&
+        // A thing every student knows ("a coconut is a seed …") is an example, not a concept.
+        !d.term.split(/\s+/).every((w) => isFamiliar(w)) &&
         ctx.analysis.sentences.filter((x) =>
           new RegExp(`\\b${d.term.replace(/[^a-z ]/gi, '')}`, 'i').test(x.text),
         ).length >= 2,

@@ -5,7 +5,7 @@ import { analyse } from './analyse.js';
 import { seededRandom, type WriterContext } from './common.js';
 import { namesCausesOnly } from './discussion-info.js';
 import { detectGenre } from './genre.js';
-import { hasEvents, statesLesson, whoLearns, writeLesson } from './lesson.js';
+import { commonNounToo, hasEvents, statesLesson, whoLearns, writeLesson } from './lesson.js';
 import { carriesWeight, keyClaim, writeDiscussion } from './questions.js';
 
 // Written for these tests (issues 13 and 22, "vague" lesson items).
@@ -114,5 +114,37 @@ describe('objectives from what the text has', () => {
     expect(whoLearns(ctx, 'Ada')).toBeNull();
     const { lesson } = writeLesson(ctx, request(text, 'Ada at the Market'), [], []);
     expect(lesson.objectives.join('\n')).not.toMatch(/learns/);
+  });
+});
+
+describe('no person made of a common noun, no concept made of an everyday thing', () => {
+  const text = `Glaciers form where snow piles up faster than it melts. Over many years the snow presses into thick ice. The glaciers then move slowly downhill under their own weight. As they move, glaciers scrape the rock beneath them and carve deep valleys. A banana is a fruit with a soft yellow skin. Moraines are ridges of rock that a glacier leaves behind when it melts. Moraines show scientists where the ice once reached.`;
+
+  it('"Glaciers" that opens a sentence is no historical figure', () => {
+    const ctx = context(text);
+    expect(commonNounToo(ctx, 'Glaciers')).toBe(true);
+    expect(commonNounToo(ctx, 'Moraines')).toBe(false);
+    const { lesson } = writeLesson(
+      ctx,
+      {
+        name: 'Glaciers',
+        subject: 'Science',
+        grade: '5th Grade (Year 6)',
+        type: 'Lesson',
+        referenceText: text,
+        descriptionText: '',
+      },
+      [],
+      [],
+    );
+    expect(lesson.objectives.join('\n')).not.toMatch(/what Glaciers did/);
+  });
+});
+
+describe('a defined term worth a discussion', () => {
+  it('asks what a concept is, never what an everyday thing is', () => {
+    const text = `Some animals carry seeds far from the parent plant. A banana is a fruit with a soft yellow skin. Monkeys eat the banana and drop the seeds in new places. Pollination is the moving of pollen from one flower to another. Bees help with pollination when they visit flowers for nectar. Without pollination, many plants could not make seeds at all.`;
+    const prompts = writeDiscussion(context(text), 6).map((q) => q.prompt);
+    expect(prompts.join('\n')).not.toMatch(/what a banana is/);
   });
 });

@@ -80,6 +80,17 @@ export function statesLesson(ctx: WriterContext): boolean {
   return ctx.analysis.sentences.some((s) => MORAL.test(s.text));
 }
 
+/**
+ * A capitalised word the text also uses in lower case ("Caves form …" and "the caves") is a
+ * common noun that opened a sentence, not a person who did something.
+ */
+export function commonNounToo(ctx: WriterContext, name: string): boolean {
+  const lower = name.toLowerCase();
+  if (lower === name) return false;
+  const re = new RegExp(`\\b${lower.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
+  return ctx.analysis.sentences.some((s) => re.test(s.text));
+}
+
 /** Splits a lesson's minutes over its parts in proportion, keeping the exact total. */
 function timeBudget(total: number, weights: number[]): number[] {
   const sum = weights.reduce((a, b) => a + b, 0);
@@ -147,7 +158,7 @@ export function writeLesson(
     .slice(0, 2)
     .filter((p, i) => i === 0 || mentions(p) >= Math.max(3, 0.4 * mentions(characters[0]!)));
   const genre = detectGenre(ctx.analysis);
-  const figure = story ? undefined : everyone[0];
+  const figure = story ? undefined : everyone.find((p) => !commonNounToo(ctx, p));
   const themes = ctx.analysis.keyphrases
     .filter((k) => !everyone.some((p) => p.includes(k) || k.includes(p)) && worthATheme(ctx, k))
     .slice(0, 2);
