@@ -359,7 +359,13 @@ function pickForms(
   const taken = lists.map(() => 0);
   const out: MultipleChoiceQuestion[] = [];
   // A supported-statement item uses four sentences of the text: one on a short passage.
-  let supportedLeft = ctx.analysis.sentences.length < 20 ? 1 : Math.max(2, Math.round(count / 5));
+  // None on a passage of fewer than ten sentences: each is needed for a question of its own.
+  let supportedLeft =
+    ctx.analysis.sentences.length < 10
+      ? 0
+      : ctx.analysis.sentences.length < 20
+        ? 1
+        : Math.max(2, Math.round(count / 5));
   for (let round = 0; round < count * 2 && out.length < count + (ctx.spares ?? 2); round++) {
     let any = false;
     for (let f = 0; f < lists.length && out.length < count + (ctx.spares ?? 2); f++) {
