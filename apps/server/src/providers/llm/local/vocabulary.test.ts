@@ -28,6 +28,7 @@ import {
   kindred,
   glossGrade,
   matchingEntries,
+  narrowerThanTerm,
   sharedRoot,
   strongEntry,
   tidyDefinition,
@@ -783,5 +784,49 @@ describe('vocabulary: glosses without dictionary debris; matching words new to t
     const ctx = context(text, '6th Grade (Year 7)');
     for (const q of writeMatching(ctx, 1, [], []))
       for (const p of q.pairs) expect(wordGrade(p.left)).toBeGreaterThanOrEqual(7);
+  });
+});
+
+describe('vocabulary: level of everyday words (round 8)', () => {
+  it('reads a description by a narrower kind as one instance, not a meaning', () => {
+    expect(narrowerThanTerm('a big gray hound with a torn ear', 'dog')).toBe(true);
+    expect(narrowerThanTerm('an old oak by the gate', 'tree')).toBe(true);
+    expect(narrowerThanTerm('a sled dog bred for the cold', 'husky')).toBe(false);
+    expect(narrowerThanTerm('a tool for measuring heat', 'thermometer')).toBe(false);
+  });
+
+  it('finds the base of "-ous" words and of doers linked to a third sense', () => {
+    expect(derivationBase('murderous')).toBe('murder');
+    expect(derivationBase('poisonous')).toBe('poison');
+    expect(derivationBase('organizer')).toBe('organize');
+    expect(derivationBase('suitor')).toBeNull();
+    expect(everydayReason('murderous', 'adj', 10)).not.toBeNull();
+    expect(everydayReason('organizer', 'noun', 10)).not.toBeNull();
+  });
+
+  const match = `The umpire raised his hand and the crowd went quiet. Before the match, Tom had
+poured syrup on his pancakes, and the syrup still stuck to his fingers. The umpire checked the
+thermometer by the bench; the thermometer showed a fierce heat. The league organizer had
+written the rules, and the organizer now watched from the stands. The pitcher gave the batter a
+murderous look. The thermometer climbed all afternoon, and the umpire wiped his face.`;
+
+  it('does not teach everyday things, doers or "-ous" words to older classes', () => {
+    for (const grade of ['7th Grade (Year 8)', '10th Grade (Year 11)']) {
+      const terms = writeVocabulary(context(match, grade), 8).map((v) => v.term);
+      expect(terms).not.toContain('thermometer');
+      expect(terms).not.toContain('syrup');
+      expect(terms).not.toContain('murderous');
+    }
+    const terms = writeVocabulary(context(match, '10th Grade (Year 11)'), 8).map((v) => v.term);
+    expect(terms).not.toContain('umpire');
+    expect(terms).not.toContain('organizer');
+  });
+
+  it('never glosses a common word by the passage\'s description of one of its kind', () => {
+    const text = `Sled teams still cross the northern ice. The lead dog, a big gray husky with a torn
+ear, sets the pace for the team. A dog that leads must be calm. Each dog eats meat and fat, and
+every dog sleeps in the snow. The driver trusts the dog at the front.`;
+    const items = writeVocabulary(context(text, '10th Grade (Year 11)'), 8);
+    expect(items.find((v) => v.term === 'dog')?.definition ?? '').not.toMatch(/husky/);
   });
 });

@@ -618,9 +618,10 @@ function worth(
   );
   const termGrade = Math.max(...grades);
   // A key term may still be one in a sense of its own ("type" as metal letters): checked with the sense.
-  // (Two grades up to grade 8: "warehouse" and "chemical", about grade 6, are below a grade-8
-  // class; two and a half above it, where Tier-2 words such as "immigrant" (8) still teach.)
-  const easy = familiar || (!defined && termGrade < level - (level >= 9 ? 2.5 : 2));
+  // (Two grades: "warehouse" and "chemical", about grade 6, are below a grade-8 class;
+  // "murderous" (7.7) below grade 10, "legislature" (8.8) below grade 11; "immigrant" (7.9)
+  // still teaches in grade 9.)
+  const easy = familiar || (!defined && termGrade < level - 2);
   if (easy && !key) return { score: 0, familiar, easy };
   // A compound of words the class knows means what its words say ("printing shop", "low
   // temperature", "school assignment"): only a defined or recurring one is a term.
@@ -662,7 +663,7 @@ function worth(
 // them; such a word is vocabulary only when it is rarer than the class's level ("parchment" in
 // grade 7, "schooner" in grade 5) or the passage defines it ("compositor").
 const EVERYDAY_THINGS = new Set([5, 6, 8, 13, 18, 25]);
-const PEOPLE_AND_ARTIFACTS = new Set([6, 18]);
+const PEOPLE = new Set([18]);
 // Senses in which an everyday word is a subject's term: artifact, attribute, body, food, object,
 // phenomenon, plant, process, substance.
 const TERM_SENSES = new Set([6, 7, 8, 13, 17, 19, 20, 22, 27]);
@@ -851,13 +852,13 @@ export function plainConcept(definition: string): boolean {
 }
 
 /**
- * Whether WordNet links a sense of `word` by derivation to one of the two commonest senses of
- * `base` ("warmth" → warm, "traveler" → travel).
+ * Whether WordNet links a sense of `word` by derivation to one of the three commonest senses of
+ * `base` ("warmth" → warm, "traveler" → travel, "organizer" → organize, plan and direct).
  */
 function derivedFrom(word: string, pos: WordNetPos, base: string, basePos: WordNetPos): boolean {
   const targets = new Set(
     sensesOf(base, basePos)
-      .slice(0, 2)
+      .slice(0, 3)
       .map((x) => x.offset),
   );
   if (targets.size === 0) return false;
@@ -872,6 +873,45 @@ function derivedFrom(word: string, pos: WordNetPos, base: string, basePos: WordN
   // "careful: exercising caution or showing care": the usual sense says it with the base.
   const first = senses[0]?.definition.toLowerCase() ?? '';
   return new RegExp(`\\b${base}(?:s|es|ed|ing)?\\b`).test(first);
+}
+
+/**
+ * Whether a passage's definition names one kind or instance of the term rather than what the
+ * term means: its head noun is, in WordNet, a kind of the term ("the dog, a big gray husky":
+ * a husky is a dog). A definition names a broader kind ("a husky is a sled dog"), never a narrower.
+ */
+export function narrowerThanTerm(definition: string, term: string): boolean {
+  const t = term.toLowerCase();
+  if (t.includes(' ')) return false;
+  const words = definition.toLowerCase().split(/\s+/);
+  const stop = words.findIndex((w) =>
+    /^(?:with|that|who|which|whose|of|in|on|from|for|to|by|at|and|or|than|when|where)$/.test(w),
+  );
+  const head = (stop < 0 ? words : words.slice(0, stop))
+    .map((w) => w.replace(/[^a-z]/g, ''))
+    .filter((w) => w.length > 0)
+    .at(-1);
+  if (!head || head === t) return false;
+  const targets = new Set(sensesOf(t, 'noun').map((x) => x.offset));
+  if (targets.size === 0) return false;
+  const forms = [head, head.replace(/s$/, ''), head.replace(/ies$/, 'y'), head.replace(/es$/, '')];
+  const form = forms.find((f) => lookup(f, 'noun'));
+  if (!form || form === t) return false;
+  let frontier = sensesOf(form, 'noun');
+  const seen = new Set<number>();
+  for (let depth = 0; depth < 8 && frontier.length > 0; depth++) {
+    const next: Synset[] = [];
+    for (const sense of frontier)
+      for (const p of sense.pointers) {
+        if ((p.symbol !== '@' && p.symbol !== '@i') || p.pos !== 'n' || seen.has(p.offset)) continue;
+        if (targets.has(p.offset)) return true;
+        seen.add(p.offset);
+        const up = synsetAt(p.offset, 'noun');
+        if (up) next.push(up);
+      }
+    frontier = next;
+  }
+  return false;
 }
 
 /** Whether WordNet knows a word as a part of speech with one of these categories (any sense). */
@@ -917,6 +957,8 @@ export function derivationBase(word: string): string | null {
     [/ness$/, linked('noun', ['adj']), hasSense(w, 'noun', QUALITY_LEXFILES)],
     [/(?:less|ful)$/, linked('adj', ['noun', 'verb']), hasSense(w, 'adj')],
     [/ish$/, linked('adj', ['adj', 'noun']), hasSense(w, 'adj')],
+    // Full of, or given to, what the base names ("murderous", "poisonous", "mountainous").
+    [/ous$/, linked('adj', ['noun']), hasSense(w, 'adj')],
   ];
   for (const [ending, baseOk, wordOk] of rules) {
     const m = ending.exec(w);
@@ -1058,6 +1100,10 @@ export function writeVocabulary(
       trace?.(c.lemma, 'familiar word the passage only describes');
       continue;
     }
+    if (own && narrowerThanTerm(own.definition, c.lemma)) {
+      trace?.(c.lemma, `the passage describes one kind of it ("${own.definition}")`);
+      continue;
+    }
     if (own)
       options.push({
         definition: own.definition,
@@ -1170,11 +1216,11 @@ export function writeVocabulary(
       const usual = !top || top[1] === 0 || top[0] === choice.sense.offset;
       // Names of people and made things are learnt later than animals, body parts, food and
       // shapes: "immigrant" and "merchant" still teach in grades 7–8, "toddler" not in grade 10.
-      // A word past grade 9 is rare enough to teach at any grade ("skylark", "schooner").
-      const floor = Math.min(
-        9,
-        PEOPLE_AND_ARTIFACTS.has(choice.sense.lexFile) ? level - 1 : level + 1,
-      );
+      // Things a child sees and handles (animals, made things, food, the body) are known years
+      // before their spoken frequency says ("thermometer", "syrup" ≈ 7 by frequency): three
+      // grades of margin; people's roles (merchant, immigrant) one grade below the class. A
+      // thing past grade 8.5 is rare enough to teach at any grade ("schooner", "parchment").
+      const floor = PEOPLE.has(choice.sense.lexFile) ? Math.min(9, level - 1) : Math.min(8.5, level + 3);
       // (A compound is not as easy as its words: "printing press", "quill pen".)
       if (
         c.pos === 'NOUN' &&
