@@ -822,7 +822,7 @@ murderous look. The thermometer climbed all afternoon, and the umpire wiped his 
     expect(terms).not.toContain('organizer');
   });
 
-  it('never glosses a common word by the passage\'s description of one of its kind', () => {
+  it("never glosses a common word by the passage's description of one of its kind", () => {
     const text = `Sled teams still cross the northern ice. The lead dog, a big gray husky with a torn
 ear, sets the pace for the team. A dog that leads must be calm. Each dog eats meat and fat, and
 every dog sleeps in the snow. The driver trusts the dog at the front.`;

@@ -903,7 +903,8 @@ export function narrowerThanTerm(definition: string, term: string): boolean {
     const next: Synset[] = [];
     for (const sense of frontier)
       for (const p of sense.pointers) {
-        if ((p.symbol !== '@' && p.symbol !== '@i') || p.pos !== 'n' || seen.has(p.offset)) continue;
+        if ((p.symbol !== '@' && p.symbol !== '@i') || p.pos !== 'n' || seen.has(p.offset))
+          continue;
         if (targets.has(p.offset)) return true;
         seen.add(p.offset);
         const up = synsetAt(p.offset, 'noun');
@@ -1220,7 +1221,9 @@ export function writeVocabulary(
       // before their spoken frequency says ("thermometer", "syrup" ≈ 7 by frequency): three
       // grades of margin; people's roles (merchant, immigrant) one grade below the class. A
       // thing past grade 8.5 is rare enough to teach at any grade ("schooner", "parchment").
-      const floor = PEOPLE.has(choice.sense.lexFile) ? Math.min(9, level - 1) : Math.min(8.5, level + 3);
+      const floor = PEOPLE.has(choice.sense.lexFile)
+        ? Math.min(9, level - 1)
+        : Math.min(8.5, level + 3);
       // (A compound is not as easy as its words: "printing press", "quill pen".)
       if (
         c.pos === 'NOUN' &&
