@@ -618,10 +618,9 @@ function worth(
   );
   const termGrade = Math.max(...grades);
   // A key term may still be one in a sense of its own ("type" as metal letters): checked with the sense.
-  // (Two grades: "warehouse" and "chemical", about grade 6, are below a grade-8 class;
-  // "murderous" (7.7) below grade 10, "legislature" (8.8) below grade 11; "immigrant" (7.9)
-  // still teaches in grade 9.)
-  const easy = familiar || (!defined && termGrade < level - 2);
+  // (Two grades up to grade 8: "warehouse" and "chemical", about grade 6, are below a grade-8
+  // class; two and a half above it, where Tier-2 words such as "immigrant" (8) still teach.)
+  const easy = familiar || (!defined && termGrade < level - (level >= 9 ? 2.5 : 2));
   if (easy && !key) return { score: 0, familiar, easy };
   // A compound of words the class knows means what its words say ("printing shop", "low
   // temperature", "school assignment"): only a defined or recurring one is a term.
@@ -664,6 +663,7 @@ function worth(
 // grade 7, "schooner" in grade 5) or the passage defines it ("compositor").
 const EVERYDAY_THINGS = new Set([5, 6, 8, 13, 18, 25]);
 const PEOPLE = new Set([18]);
+const ARTIFACTS = 6;
 // Senses in which an everyday word is a subject's term: artifact, attribute, body, food, object,
 // phenomenon, plant, process, substance.
 const TERM_SENSES = new Set([6, 7, 8, 13, 17, 19, 20, 22, 27]);
@@ -1219,11 +1219,14 @@ export function writeVocabulary(
       // shapes: "immigrant" and "merchant" still teach in grades 7–8, "toddler" not in grade 10.
       // Things a child sees and handles (animals, made things, food, the body) are known years
       // before their spoken frequency says ("thermometer", "syrup" ≈ 7 by frequency): three
-      // grades of margin; people's roles (merchant, immigrant) one grade below the class. A
-      // thing past grade 8.5 is rare enough to teach at any grade ("schooner", "parchment").
-      const floor = PEOPLE.has(choice.sense.lexFile)
-        ? Math.min(9, level - 1)
-        : Math.min(8.5, level + 3);
+      // grades of margin from grade 5 (below it, as before: artifacts one grade below); people's
+      // roles (merchant, immigrant) one grade below the class. A thing past grade 8.5 is rare
+      // enough to teach at any grade ("schooner", "parchment").
+      const lexFile = choice.sense.lexFile;
+      const floor =
+        level >= 5 && !PEOPLE.has(lexFile)
+          ? Math.min(8.5, level + 3)
+          : Math.min(9, PEOPLE.has(lexFile) || lexFile === ARTIFACTS ? level - 1 : level + 1);
       // (A compound is not as easy as its words: "printing press", "quill pen".)
       if (
         c.pos === 'NOUN' &&
