@@ -1221,12 +1221,13 @@ export function writeVocabulary(
       // before their spoken frequency says ("thermometer", "syrup" ≈ 7 by frequency): three
       // grades of margin from grade 5 (below it, as before: artifacts one grade below); people's
       // roles (merchant, immigrant) one grade below the class. A thing past grade 8.5 is rare
-      // enough to teach at any grade ("schooner", "parchment").
+      // enough to teach from grade 5 ("schooner", "parchment"); the older floors (made things one
+      // grade below the class, up to 9) still hold.
       const lexFile = choice.sense.lexFile;
-      const floor =
-        level >= 5 && !PEOPLE.has(lexFile)
-          ? Math.min(8.5, level + 3)
-          : Math.min(9, PEOPLE.has(lexFile) || lexFile === ARTIFACTS ? level - 1 : level + 1);
+      const floor = Math.max(
+        Math.min(9, PEOPLE.has(lexFile) || lexFile === ARTIFACTS ? level - 1 : level + 1),
+        level >= 5 && !PEOPLE.has(lexFile) ? Math.min(8.5, level + 3) : 0,
+      );
       // (A compound is not as easy as its words: "printing press", "quill pen".)
       if (
         c.pos === 'NOUN' &&
