@@ -115,8 +115,46 @@ const PLACE_PREPOSITIONS = new Set(
   'in at from to towards toward near into through across over'.split(' '),
 );
 
+/**
+ * Verse: at least eight raw lines, most of them short and not ending a sentence (as genre.ts
+ * reads a poem); lines of up to 80 characters when nearly all open with a capital, as verse
+ * lines do and the hard-wrapped lines of prose do not.
+ */
+export function isVerseText(text: string): boolean {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (lines.length < 8) return false;
+  const open = (max: number) =>
+    lines.filter((l) => l.length < max && !/[.!?]["”’']?$/.test(l)).length / lines.length;
+  const capitals = lines.filter((l) => /^["“‘']?\p{Lu}/u.test(l)).length / lines.length;
+  return open(60) > 0.5 || (open(80) > 0.5 && capitals >= 0.8);
+}
+
+/**
+ * A sentence of verse read across its line breaks: a line's opening capital after a comma or
+ * dash lower-cased ("…with me, And what can be…" → "…with me, and what can be…"; "I", its
+ * contractions and words capitalised elsewhere in mid-line stay), and a closing semicolon or
+ * colon made a full stop. Evidence matching ignores case and the end mark, so the sentence is
+ * still found in the text.
+ */
+export function joinVerseLines(text: string): string {
+  const capitalised = new Set<string>();
+  for (const m of text.matchAll(/(?<=[\p{L}\d] )(\p{Lu}[\p{L}'’]*)/gu)) capitalised.add(m[1]!);
+  return text
+    .replace(/([,;:]|-{2}|—) (\p{Lu})([\p{L}'’]*)/gu, (all, mark: string, cap: string, rest: string) => {
+      const word = cap + rest;
+      if (/^I(?:['’].*)?$/.test(word) || capitalised.has(word)) return all;
+      if (rest && rest === rest.toUpperCase()) return all;
+      return `${mark} ${cap.toLowerCase()}${rest}`;
+    })
+    .replace(/[;:]$/, '.');
+}
+
 export function analyse(referenceText: string): Analysis {
   const prepared = prepareText(referenceText);
+  const verse = !prepared.isPlay && isVerseText(referenceText);
   const nlp = getWink();
   const its = nlp.its;
   const doc = nlp.readDoc(prepared.body);
@@ -175,6 +213,12 @@ export function analyse(referenceText: string): Analysis {
         pieces.push([pieceStart, t - 1]);
         pieceStart = t;
       }
+      // Verse: a semicolon or colon closes a clause that reads as a sentence of its own (a
+      // stanza is often one "sentence" of 35 words, too long for any question).
+      if (verse && t < last && /^[;:]$/.test(values[t]!) && t - pieceStart >= 4 && last - t >= 5) {
+        pieces.push([pieceStart, t]);
+        pieceStart = t + 1;
+      }
     }
     pieces.push([pieceStart, last]);
     for (const [a, b] of pieces) {
@@ -197,14 +241,24 @@ export function analyse(referenceText: string): Analysis {
         if (at !== -1 && before.slice(at + 1).trim() === '') startOffset -= before.length - at;
       }
       const raw = prepared.body.slice(startOffset, endOffset);
-      const text = raw.replace(/\s+/g, ' ').trim();
+      let text = raw.replace(/\s+/g, ' ').trim();
+      if (verse) text = joinVerseLines(text);
       const tokens: Token[] = [];
       // Offsets inside the whitespace-evened text.
       let cursor = 0;
       for (let t = s; t <= e; t++) {
         if (poses[t] === 'SPACE') continue;
-        const value = values[t]!;
-        const found = text.indexOf(value, cursor);
+        let value = values[t]!;
+        let found = text.indexOf(value, cursor);
+        // Verse read across its lines: a line's capital lower-cased, its closing ";" a full stop.
+        if (found === -1 && verse) {
+          found = text.toLowerCase().indexOf(value.toLowerCase(), cursor);
+          if (found !== -1) value = text.slice(found, found + value.length);
+          else if (t === e && /^[;:]$/.test(value) && text.endsWith('.')) {
+            found = text.length - 1;
+            value = '.';
+          }
+        }
         const start = found === -1 ? cursor : found;
         cursor = start + value.length;
         tokens.push({
