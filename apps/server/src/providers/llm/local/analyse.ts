@@ -133,28 +133,46 @@ export function isVerseText(text: string): boolean {
 }
 
 /**
- * A sentence of verse read across its line breaks: a line's opening capital after a comma or
- * dash lower-cased ("…with me, And what can be…" → "…with me, and what can be…"; "I", its
- * contractions and words capitalised elsewhere in mid-line stay), and a closing semicolon or
- * colon made a full stop. Evidence matching ignores case and the end mark, so the sentence is
- * still found in the text.
+ * Words a verse text capitalises inside a line, not only at a line's start: its names
+ * ("Frederick", "Ellen"), kept capitalised when the lines are joined.
  */
-export function joinVerseLines(text: string): string {
-  const capitalised = new Set<string>();
-  for (const m of text.matchAll(/(?<=[\p{L}\d] )(\p{Lu}[\p{L}'’]*)/gu)) capitalised.add(m[1]!);
+export function midLineCapitals(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const line of text.split(/\r?\n/))
+    for (const m of line.trim().matchAll(/(?<=\S\s+)(\p{Lu}[\p{L}'’-]*)/gu))
+      if (!/[.!?:;]["”’']?\s+$/.test(line.trim().slice(0, m.index))) out.add(m[1]!);
+  return out;
+}
+
+/**
+ * A sentence of verse read across its line breaks: a line's opening capital lower-cased
+ * ("…with me, And what can be…" → "…with me, and what can be…"; "stand Green-walled" →
+ * "stand green-walled"), unless it is "I" or one of its contractions, a word the text also
+ * capitalises inside a line (a name), or one of two capitalised words ("Stonewall
+ * Jackson"); a closing semicolon or colon made a full stop. Evidence matching ignores case
+ * and the end mark, so the sentence is still found in the text.
+ */
+export function joinVerseLines(text: string, names: Set<string> = new Set()): string {
   return text
-    .replace(/([,;:]|-{2}|—) (\p{Lu})([\p{L}'’]*)/gu, (all, mark: string, cap: string, rest: string) => {
-      const word = cap + rest;
-      if (/^I(?:['’].*)?$/.test(word) || capitalised.has(word)) return all;
-      if (rest && rest === rest.toUpperCase()) return all;
-      return `${mark} ${cap.toLowerCase()}${rest}`;
-    })
+    .replace(
+      /(?<=[\p{L}\d,;:—'’"”-] )(\p{Lu})([\p{L}'’-]*)(?=(\s+\p{Lu})?)/gu,
+      (all, cap: string, rest: string, nextCapital: string | undefined, at: number) => {
+        const word = cap + rest;
+        // The second word of a name ("Captain Reed").
+        if (/(?:^|\s)\p{Lu}[\p{L}'’-]*\s$/u.test(text.slice(Math.max(0, at - 30), at))) return all;
+        if (/^I(?:['’].*)?$/.test(word) || names.has(word) || names.has(word.replace(/['’]s$/, '')))
+          return all;
+        if (nextCapital || (rest && rest === rest.toUpperCase())) return all;
+        return `${cap.toLowerCase()}${rest}`;
+      },
+    )
     .replace(/[;:]$/, '.');
 }
 
 export function analyse(referenceText: string): Analysis {
   const prepared = prepareText(referenceText);
   const verse = !prepared.isPlay && isVerseText(referenceText);
+  const verseNames = verse ? midLineCapitals(referenceText) : new Set<string>();
   const nlp = getWink();
   const its = nlp.its;
   const doc = nlp.readDoc(prepared.body);
@@ -242,7 +260,7 @@ export function analyse(referenceText: string): Analysis {
       }
       const raw = prepared.body.slice(startOffset, endOffset);
       let text = raw.replace(/\s+/g, ' ').trim();
-      if (verse) text = joinVerseLines(text);
+      if (verse) text = joinVerseLines(text, verseNames);
       const tokens: Token[] = [];
       // Offsets inside the whitespace-evened text.
       let cursor = 0;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createMaterialGenerator } from '../index.js';
-import { analyse, isVerseText, joinVerseLines } from './analyse.js';
-import { standAloneStatement } from './common.js';
+import { analyse, isVerseText, joinVerseLines, midLineCapitals } from './analyse.js';
+import { seededRandom, standAloneStatement, type WriterContext } from './common.js';
+import { buildPlan } from '../plan.js';
+import { ReferenceIndex } from '../quality.js';
+import { incidental, statementOf } from './questions.js';
 
 // Our own short poem: four-line stanzas, sentences running across lines and joined by
 // semicolons, as a teacher pastes a poem for a class.
@@ -25,17 +28,26 @@ describe('verse read across its line breaks (a short poem gets a quiz)', () => {
     expect(isVerseText(KITE)).toBe(true);
     expect(
       isVerseText(
-        'The river rose all night.\nBy morning the bridge was gone.\nNobody could cross.\n'.repeat(3),
+        'The river rose all night.\nBy morning the bridge was gone.\nNobody could cross.\n'.repeat(
+          3,
+        ),
       ),
     ).toBe(false);
   });
 
   it("lower-cases a line's opening capital after a comma or dash, not I or a name", () => {
-    expect(joinVerseLines('She waved to me, And then to Tom, And Tom waved back;')).toBe(
-      'She waved to me, and then to Tom, and Tom waved back.',
+    const names = midLineCapitals('She waved to Tom and me,\nAnd then Tom waved back;');
+    expect(names.has('Tom')).toBe(true);
+    expect(names.has('And')).toBe(false);
+    expect(joinVerseLines('She waved to me, And then to Tom, Tom waved back;', names)).toBe(
+      'She waved to me, and then to Tom, Tom waved back.',
     );
     expect(joinVerseLines('It grew so tall-- Taller than I, I thought.')).toBe(
       'It grew so tall-- taller than I, I thought.',
+    );
+    // A line that ends on a word, and a name of two capitalised words at a line's start.
+    expect(joinVerseLines('The gulls fly high Above the bay, Captain Reed beside them.')).toBe(
+      'The gulls fly high above the bay, Captain Reed beside them.',
     );
   });
 
@@ -61,6 +73,23 @@ describe('verse read across its line breaks (a short poem gets a quiz)', () => {
     );
   });
 
+  it('takes no verse line without a finite verb for a statement', () => {
+    const a = analyse(
+      'Across the meadow drifting slow, over the fence and into the lane.\nThe dog barked at the gate.',
+    );
+    const ctx = {
+      analysis: a,
+      plan: buildPlan({ type: 'Quiz', grade: '4th Grade (Year 5)', descriptionText: '' }),
+      reference: new ReferenceIndex(a.prepared.body),
+      random: seededRandom('v'),
+      usedSentences: new Set<number>(),
+      usedAnswers: new Set<string>(),
+      stats: { distractorRejections: 0 },
+    } as unknown as WriterContext;
+    expect(statementOf(ctx, a.sentences[0]!)).toBeNull();
+    expect(statementOf(ctx, a.sentences[1]!)).toBe('The dog barked at the gate.');
+  });
+
   it('does not guess what "I\'d" stands for in a statement', () => {
     const a = analyse("I'd rather walk along the sand than ride the bus to town.");
     expect(standAloneStatement(a.sentences[0]!)).toBeNull();
@@ -77,5 +106,29 @@ describe('verse read across its line breaks (a short poem gets a quiz)', () => {
     });
     const questions = doc.sections.flatMap((s) => s.questions);
     expect(questions.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('true statements of sentences that matter (issue 22, trivial)', () => {
+  const first = (text: string, i = 0) => analyse(text).sentences[i]!;
+  it('keeps back a story opening, a scene-setting line and a plain description of a thing', () => {
+    const story =
+      'Long ago there lived a potter in a village by the river. The road to the market was long and dusty. One spring the potter decided to sell her bowls in the city. She was afraid of the crowds, but she went anyway.';
+    expect(incidental(first(story, 0), true)).toBe(true);
+    expect(incidental(first(story, 1), true)).toBe(true);
+    expect(incidental(first(story, 2), true)).toBe(false);
+    expect(incidental(first(story, 3), true)).toBe(false);
+  });
+
+  it('never keeps back a cause, a person described or an informational opening', () => {
+    expect(incidental(first('The bridge was closed because the river was high.'), false)).toBe(
+      false,
+    );
+    expect(incidental(first('The boat came in at noon. Tomas was tall and quiet.', 1), true)).toBe(
+      false,
+    );
+    expect(
+      incidental(first('Bees carry pollen from one flower to the next. They need nectar.'), false),
+    ).toBe(false);
   });
 });
