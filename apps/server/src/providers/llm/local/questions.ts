@@ -616,7 +616,10 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
     if (other || (lead[1] === 'He' && /\b(?:she|her)\b/i.test(statement))) return null;
     if (lead[1] === 'She' && /\b(?:he|him|his)\b/i.test(statement)) return null;
     const c = { sentence: s, pronoun: lead[1]!.toLowerCase() } as Clause;
-    if (!resolvePronoun(ctx, c, null) || !c.subjectText) return null;
+    const thing = personifiedThing(ctx);
+    if (thing && !/\b(?:he|she|his|her|him)\b/i.test(statement.slice(3)))
+      c.subjectText = capitalise(thing);
+    else if (!resolvePronoun(ctx, c, null) || !c.subjectText) return null;
     statement = `${c.subjectText}${statement.slice(lead[1]!.length)}`;
     if (needsContext(statement, ctx.analysis)) return null;
     return statement;
@@ -630,6 +633,31 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
   }
   if (needsContext(statement, ctx.analysis)) return null;
   return statement;
+}
+
+const personified = new WeakMap<object, string | null>();
+
+/**
+ * A poem that names no person and speaks of one thing as "he" or "she" ("My shadow … he
+ * grows"): the thing, "the shadow", when it is the only noun the poem repeats three times or
+ * more. Null otherwise (any person named, or no such noun).
+ */
+export function personifiedThing(ctx: WriterContext): string | null {
+  const a = ctx.analysis;
+  if (personified.has(a)) return personified.get(a)!;
+  let out: string | null = null;
+  if (
+    detectGenre(a) === 'poem' &&
+    ![...a.names.values()].some((n) => n.kind === 'person') &&
+    !a.sentences.some((s) => s.tokens.some((t) => PERSON_NOUN.test(t.value)))
+  ) {
+    const repeated = [...a.words.values()].filter(
+      (w) => w.pos === 'NOUN' && w.count >= 3 && !PERSON_NOUN.test(w.lemma),
+    );
+    if (repeated.length === 1) out = `the ${repeated[0]!.lemma}`;
+  }
+  personified.set(a, out);
+  return out;
 }
 
 const PERSON_NOUN =

@@ -4,7 +4,8 @@ import { analyse, isVerseText, joinVerseLines, midLineCapitals } from './analyse
 import { seededRandom, standAloneStatement, type WriterContext } from './common.js';
 import { buildPlan } from '../plan.js';
 import { ReferenceIndex } from '../quality.js';
-import { incidental, statementOf } from './questions.js';
+import { incidental, personifiedThing, statementOf } from './questions.js';
+import { detectGenre } from './genre.js';
 
 // Our own short poem: four-line stanzas, sentences running across lines and joined by
 // semicolons, as a teacher pastes a poem for a class.
@@ -130,5 +131,40 @@ describe('true statements of sentences that matter (issue 22, trivial)', () => {
     expect(
       incidental(first('Bees carry pollen from one flower to the next. They need nectar.'), false),
     ).toBe(false);
+  });
+});
+
+describe('a poem that speaks of a thing as "he"', () => {
+  it('names the thing the poem repeats in a true statement about "he"', () => {
+    const poem = `The wind came down the hill last night
+And rattled every pane;
+He shook the apple tree so hard
+It dropped its fruit like rain.
+
+I heard the wind around the barn,
+I heard him at the door;
+He is the loudest thing I heard
+In all the world before.
+
+At dawn the wind was tired out
+And slept upon the sea;
+I ran outside to see the tree,
+And not one apple left for me.`;
+    const a = analyse(poem);
+    const ctx = {
+      analysis: a,
+      plan: buildPlan({ type: 'Quiz', grade: '4th Grade (Year 5)', descriptionText: '' }),
+      reference: new ReferenceIndex(a.prepared.body),
+      random: seededRandom('w'),
+      usedSentences: new Set<number>(),
+      usedAnswers: new Set<string>(),
+      stats: { distractorRejections: 0 },
+    } as unknown as WriterContext;
+    detectGenre(a, poem);
+    expect(personifiedThing(ctx)).toBe('the wind');
+    const s = a.sentences.find((x) => x.text.startsWith('He is the loudest'))!;
+    expect(statementOf(ctx, s)).toBe(
+      'The wind is the loudest thing the narrator heard in all the world before.',
+    );
   });
 });
