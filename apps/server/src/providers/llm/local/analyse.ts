@@ -115,8 +115,64 @@ const PLACE_PREPOSITIONS = new Set(
   'in at from to towards toward near into through across over'.split(' '),
 );
 
+/**
+ * Verse: at least eight raw lines, most of them short and not ending a sentence (as genre.ts
+ * reads a poem); lines of up to 80 characters when nearly all open with a capital, as verse
+ * lines do and the hard-wrapped lines of prose do not.
+ */
+export function isVerseText(text: string): boolean {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (lines.length < 8) return false;
+  const open = (max: number) =>
+    lines.filter((l) => l.length < max && !/[.!?]["”’']?$/.test(l)).length / lines.length;
+  const capitals = lines.filter((l) => /^["“‘']?\p{Lu}/u.test(l)).length / lines.length;
+  return open(60) > 0.5 || (open(80) > 0.5 && capitals >= 0.8);
+}
+
+/**
+ * Words a verse text capitalises inside a line, not only at a line's start: its names
+ * ("Frederick", "Ellen"), kept capitalised when the lines are joined.
+ */
+export function midLineCapitals(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const line of text.split(/\r?\n/))
+    for (const m of line.trim().matchAll(/(?<=\S\s+)(\p{Lu}[\p{L}'’-]*)/gu))
+      if (!/[.!?:;]["”’']?\s+$/.test(line.trim().slice(0, m.index))) out.add(m[1]!);
+  return out;
+}
+
+/**
+ * A sentence of verse read across its line breaks: a line's opening capital lower-cased
+ * ("…with me, And what can be…" → "…with me, and what can be…"; "stand Green-walled" →
+ * "stand green-walled"), unless it is "I" or one of its contractions, a word the text also
+ * capitalises inside a line (a name), or one of two capitalised words ("Stonewall
+ * Jackson"); a closing semicolon or colon made a full stop. Evidence matching ignores case
+ * and the end mark, so the sentence is still found in the text.
+ */
+export function joinVerseLines(text: string, names: Set<string> = new Set()): string {
+  return text
+    .replace(
+      /(?<=[\p{L}\d,;:—'’"”-] )(\p{Lu})([\p{L}'’-]*)(?=(\s+\p{Lu})?)/gu,
+      (all, cap: string, rest: string, nextCapital: string | undefined, at: number) => {
+        const word = cap + rest;
+        // The second word of a name ("Captain Reed").
+        if (/(?:^|\s)\p{Lu}[\p{L}'’-]*\s$/u.test(text.slice(Math.max(0, at - 30), at))) return all;
+        if (/^I(?:['’].*)?$/.test(word) || names.has(word) || names.has(word.replace(/['’]s$/, '')))
+          return all;
+        if (nextCapital || (rest && rest === rest.toUpperCase())) return all;
+        return `${cap.toLowerCase()}${rest}`;
+      },
+    )
+    .replace(/[;:]$/, '.');
+}
+
 export function analyse(referenceText: string): Analysis {
   const prepared = prepareText(referenceText);
+  const verse = !prepared.isPlay && isVerseText(referenceText);
+  const verseNames = verse ? midLineCapitals(referenceText) : new Set<string>();
   const nlp = getWink();
   const its = nlp.its;
   const doc = nlp.readDoc(prepared.body);
@@ -175,6 +231,12 @@ export function analyse(referenceText: string): Analysis {
         pieces.push([pieceStart, t - 1]);
         pieceStart = t;
       }
+      // Verse: a semicolon or colon closes a clause that reads as a sentence of its own (a
+      // stanza is often one "sentence" of 35 words, too long for any question).
+      if (verse && t < last && /^[;:]$/.test(values[t]!) && t - pieceStart >= 4 && last - t >= 5) {
+        pieces.push([pieceStart, t]);
+        pieceStart = t + 1;
+      }
     }
     pieces.push([pieceStart, last]);
     for (const [a, b] of pieces) {
@@ -197,14 +259,24 @@ export function analyse(referenceText: string): Analysis {
         if (at !== -1 && before.slice(at + 1).trim() === '') startOffset -= before.length - at;
       }
       const raw = prepared.body.slice(startOffset, endOffset);
-      const text = raw.replace(/\s+/g, ' ').trim();
+      let text = raw.replace(/\s+/g, ' ').trim();
+      if (verse) text = joinVerseLines(text, verseNames);
       const tokens: Token[] = [];
       // Offsets inside the whitespace-evened text.
       let cursor = 0;
       for (let t = s; t <= e; t++) {
         if (poses[t] === 'SPACE') continue;
-        const value = values[t]!;
-        const found = text.indexOf(value, cursor);
+        let value = values[t]!;
+        let found = text.indexOf(value, cursor);
+        // Verse read across its lines: a line's capital lower-cased, its closing ";" a full stop.
+        if (found === -1 && verse) {
+          found = text.toLowerCase().indexOf(value.toLowerCase(), cursor);
+          if (found !== -1) value = text.slice(found, found + value.length);
+          else if (t === e && /^[;:]$/.test(value) && text.endsWith('.')) {
+            found = text.length - 1;
+            value = '.';
+          }
+        }
         const start = found === -1 ? cursor : found;
         cursor = start + value.length;
         tokens.push({

@@ -223,6 +223,8 @@ export function standAloneStatement(sentence: Sentence): string | null {
       replacements.push({ start: token.start, end: token.end, text: 'the narrator' });
       if (!next) continue;
       const nv = next.value.toLowerCase();
+      // "I'd" read as "I" and "'d": had or would, not to be guessed ("the narrator'd").
+      if (/^['’]/.test(nv)) return null;
       if (nv === 'am') replacements.push({ start: next.start, end: next.end, text: 'is' });
       else if (nv === 'have') replacements.push({ start: next.start, end: next.end, text: 'has' });
       else if (nv === 'do') replacements.push({ start: next.start, end: next.end, text: 'does' });

@@ -569,6 +569,10 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
   // more than once ("Frederick"), not just there ("…winding down, Horse and foot").
   const name = (w: string) => nameWord(ctx, w) && (ctx.analysis.names.get(w)?.count ?? 2) >= 2;
   if (s.words < 4 || isVerse(s, name)) return null;
+  // "Over the mountains winding down, horse and foot, into the town.": a line of verse with no
+  // finite verb is no statement.
+  if (!s.tokens.some((x) => x.pos === 'AUX' || (x.pos === 'VERB' && !/ing$/i.test(x.value))))
+    return null;
   // "Cried Mira.", "Grandpa asked.": the tag of a line of dialogue, not a statement.
   if (s.tokens[0]?.pos === 'VERB' || /^(?:said|asked|cried|replied)\b/i.test(s.text)) return null;
   let statement = standAloneStatement(s);
@@ -612,7 +616,10 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
     if (other || (lead[1] === 'He' && /\b(?:she|her)\b/i.test(statement))) return null;
     if (lead[1] === 'She' && /\b(?:he|him|his)\b/i.test(statement)) return null;
     const c = { sentence: s, pronoun: lead[1]!.toLowerCase() } as Clause;
-    if (!resolvePronoun(ctx, c, null) || !c.subjectText) return null;
+    const thing = personifiedThing(ctx);
+    if (thing && !/\b(?:he|she|his|her|him)\b/i.test(statement.slice(3)))
+      c.subjectText = capitalise(thing);
+    else if (!resolvePronoun(ctx, c, null) || !c.subjectText) return null;
     statement = `${c.subjectText}${statement.slice(lead[1]!.length)}`;
     if (needsContext(statement, ctx.analysis)) return null;
     return statement;
@@ -626,6 +633,31 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
   }
   if (needsContext(statement, ctx.analysis)) return null;
   return statement;
+}
+
+const personified = new WeakMap<object, string | null>();
+
+/**
+ * A poem that names no person and speaks of one thing as "he" or "she" ("My shadow … he
+ * grows"): the thing, "the shadow", when it is the only noun the poem repeats three times or
+ * more. Null otherwise (any person named, or no such noun).
+ */
+export function personifiedThing(ctx: WriterContext): string | null {
+  const a = ctx.analysis;
+  if (personified.has(a)) return personified.get(a)!;
+  let out: string | null = null;
+  if (
+    detectGenre(a) === 'poem' &&
+    ![...a.names.values()].some((n) => n.kind === 'person') &&
+    !a.sentences.some((s) => s.tokens.some((t) => PERSON_NOUN.test(t.value)))
+  ) {
+    const repeated = [...a.words.values()].filter(
+      (w) => w.pos === 'NOUN' && w.count >= 3 && !PERSON_NOUN.test(w.lemma),
+    );
+    if (repeated.length === 1) out = `the ${repeated[0]!.lemma}`;
+  }
+  personified.set(a, out);
+  return out;
 }
 
 const PERSON_NOUN =
@@ -878,6 +910,32 @@ function singleClause(s: Sentence): boolean {
   return s.tokens.filter((t) => t.pos === 'VERB').length <= 1;
 }
 
+const BE = /^(?:is|are|was|were|looked|seemed|felt|smelled|sounded)$/i;
+
+/**
+ * A sentence too incidental for a true statement copied from the text (raters: "trivial"): a
+ * story's opening line or a line that sets the scene ("Long ago there lived a weaver"), or a
+ * plain description of a thing, its verb "be" with only adjectives after it ("The road was
+ * long and dusty."). A turn (a change, a decision, a feeling), a cause or a key claim is never
+ * incidental.
+ */
+export function incidental(s: Sentence, story: boolean): boolean {
+  if (carriesWeight(s) || CLAIM.test(s.text)) return false;
+  if (SETTING.test(s.text)) return true;
+  if (story && s.index === 0) return true;
+  const t = s.tokens;
+  const verbs = t.filter((x) => x.pos === 'VERB' || x.pos === 'AUX');
+  if (verbs.length !== 1 || !BE.test(verbs[0]!.value)) return false;
+  const at = t.indexOf(verbs[0]!);
+  // The subject a thing, not a person ("Mira was tall" describes a character).
+  if (
+    t.slice(0, at).some((x) => x.pos === 'PROPN' || x.pos === 'PRON' || PERSON_NOUN.test(x.value))
+  )
+    return false;
+  const after = t.slice(at + 1).filter((x) => /[\p{L}]/u.test(x.value));
+  return after.length > 0 && after.every((x) => ['ADJ', 'ADV', 'CCONJ', 'DET'].includes(x.pos));
+}
+
 /**
  * True/false statements: true ones are sentences of the text (first-person narration told as
  * "the narrator"); false ones are real sentences changed in one fact (an opposite, another
@@ -919,7 +977,19 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
         ...pickSentences(ctx, count * 4, { noQuotes: true }, (s) => /^(?:he|she) /i.test(s.text)),
       ];
   let wantFalse = ctx.random() < 0.5;
-  for (const s of sentences) {
+  // Sentences of little weight (the opening line that sets the scene, a plain description) are
+  // kept back from true statements and used only when the text has too few others.
+  const deferred: Sentence[] = [];
+  const story = tellsAStory(detectGenre(ctx.analysis));
+  const queue = [...sentences];
+  let fallback = false;
+  for (let q = 0; ; q++) {
+    if (q === queue.length) {
+      if (fallback || !deferred.length || out.length > count) break;
+      queue.push(...deferred);
+      fallback = true;
+    }
+    const s = queue[q]!;
     if (out.length >= (ctx.spares === 0 ? count : count * 2)) break;
     if (isPlay && s.speaker && s.speechQuote) {
       const line = `${s.speaker} says, ${quote(s.text)}`;
@@ -978,6 +1048,10 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
         correction: statement,
       });
     } else {
+      if (!fallback && incidental(s, story)) {
+        deferred.push(s);
+        continue;
+      }
       out.push({
         id: nextId(),
         kind: 'true_false',
