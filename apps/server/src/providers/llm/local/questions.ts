@@ -737,6 +737,10 @@ export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): 
     const head = keepCapital ? result : result.charAt(0).toLowerCase() + result.slice(1);
     return `${capitalise(head)} because ${decapitalise(because[1]!, nameWord(ctx, t[1]?.value ?? ''))}.`;
   }
+  // "One spring, the potter sold her bowls." → "The potter sold her bowls one spring."
+  const time = TIME_LEAD.exec(statement);
+  if (time && !/[,;:—]/.test(time[2]!) && /[.!]$/.test(time[2]!))
+    return `${capitalise(time[2]!.replace(/[.!]$/, ''))} ${time[1]!.charAt(0).toLowerCase()}${time[1]!.slice(1)}.`;
   const c = readClause(s, 0, t.length, { opensWithName: nameWord(ctx, t[0]?.value ?? '') });
   if (!c?.lead || c.lead[0] !== 0 || t[0]!.pos !== 'ADP' || t[c.lead[1] - 1]?.value !== ',')
     return statement;
@@ -746,6 +750,10 @@ export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): 
   const lead = statement.slice(0, comma);
   return `${capitalise(rest.replace(/[.!]$/, ''))} ${lead.charAt(0).toLowerCase()}${lead.slice(1)}.`;
 }
+
+// An opening time phrase of a noun ("One spring,", "That night,", "Last Sunday,").
+const TIME_LEAD =
+  /^((?:one|that|this|last|next|every|each|early one|late one|the next|the following) (?:morning|afternoon|evening|night|day|week|month|year|spring|summer|autumn|fall|winter|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)), (.+)$/i;
 
 /** Ways to make a statement false while keeping it plausible: an opposite, another person or place, another number, a negation. */
 function alterations(s: Sentence, statement: string, ctx: WriterContext): Alteration[] {

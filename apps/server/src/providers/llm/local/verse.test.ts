@@ -4,7 +4,7 @@ import { analyse, isVerseText, joinVerseLines, midLineCapitals } from './analyse
 import { seededRandom, standAloneStatement, type WriterContext } from './common.js';
 import { buildPlan } from '../plan.js';
 import { ReferenceIndex } from '../quality.js';
-import { incidental, personifiedThing, statementOf } from './questions.js';
+import { incidental, paraphrase, personifiedThing, statementOf } from './questions.js';
 import { detectGenre } from './genre.js';
 
 // Our own short poem: four-line stanzas, sentences running across lines and joined by
@@ -166,5 +166,27 @@ And not one apple left for me.`;
     expect(statementOf(ctx, s)).toBe(
       'The wind is the loudest thing the narrator heard in all the world before.',
     );
+  });
+});
+
+describe('a true statement not copied word for word', () => {
+  it('moves an opening time phrase to the end', () => {
+    const a = analyse(
+      'The potter lived by the river. One spring, the potter sold her bowls in the city. That night, the river rose over the road, so nobody came.',
+    );
+    const ctx = {
+      analysis: a,
+      plan: buildPlan({ type: 'Quiz', grade: '4th Grade (Year 5)', descriptionText: '' }),
+      reference: new ReferenceIndex(a.prepared.body),
+      random: seededRandom('p'),
+      usedSentences: new Set<number>(),
+      usedAnswers: new Set<string>(),
+      stats: { distractorRejections: 0 },
+    } as unknown as WriterContext;
+    const s = a.sentences[1]!;
+    expect(paraphrase(ctx, s, s.text)).toBe('The potter sold her bowls in the city one spring.');
+    // More than one clause after it: left as it is.
+    const t = a.sentences[2]!;
+    expect(paraphrase(ctx, t, t.text)).toBe(t.text);
   });
 });
