@@ -7,8 +7,8 @@ import {
 import type { GeneratedMaterialRow, MaterialSetRow } from '../../db/schema/index.js';
 import type { MaterialCardRow, PlatformMaterialCardRow } from './materials.repository.js';
 
-/** A material in the spec's wire names. `output` is present only once the generation finished. */
-export function presentMaterial(row: GeneratedMaterialRow): Material {
+/** The fields a material and its card share, in the spec's wire names. */
+function presentCommon(row: MaterialCardRow) {
   return {
     _id: row.id,
     name: row.name,
@@ -16,15 +16,22 @@ export function presentMaterial(row: GeneratedMaterialRow): Material {
     subject: row.subject,
     type: row.type,
     setId: row.setId,
-    referenceText: row.referenceText,
-    descriptionText: row.descriptionText,
     bookUrl: row.bookUrl,
     chapterUrl: row.chapterUrl,
     createdAt: row.createdAt.toISOString(),
     ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
-    ...(row.isPlatform ? { isPlatform: true } : {}),
+    ...(row.isPlatform ? { isPlatform: true as const } : {}),
     status: row.status,
     ...(row.error ? { error: row.error } : {}),
+  };
+}
+
+/** A material in the spec's wire names. `output` is present only once the generation finished. */
+export function presentMaterial(row: GeneratedMaterialRow): Material {
+  return {
+    ...presentCommon(row),
+    referenceText: row.referenceText,
+    descriptionText: row.descriptionText,
     ...(row.status === 'finished' && row.output ? { output: row.output } : {}),
   };
 }
@@ -32,19 +39,7 @@ export function presentMaterial(row: GeneratedMaterialRow): Material {
 /** A material's card on 'Your Materials' (`view=card`): `output` holds only the document. */
 export function presentMaterialCard(row: MaterialCardRow): MaterialListCard {
   return {
-    _id: row.id,
-    name: row.name,
-    grade: row.grade,
-    subject: row.subject,
-    type: row.type,
-    setId: row.setId,
-    bookUrl: row.bookUrl,
-    chapterUrl: row.chapterUrl,
-    createdAt: row.createdAt.toISOString(),
-    ...(row.editedAt ? { editedAt: row.editedAt.toISOString() } : {}),
-    ...(row.isPlatform ? { isPlatform: true } : {}),
-    status: row.status,
-    ...(row.error ? { error: row.error } : {}),
+    ...presentCommon(row),
     ...(row.status === 'finished' && row.output
       ? { output: { document: row.output.document } }
       : {}),

@@ -391,6 +391,29 @@ export async function claimGeneration(
   return row;
 }
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Locks a generation's row to settle it (finish or fail): its status, whether a credit was taken, and whose. */
+async function lockForSettling(tx: Tx, id: string) {
+  const [row] = await tx
+    .select({
+      status: generatedMaterials.status,
+      charged: generatedMaterials.charged,
+      userId: generatedMaterials.userId,
+    })
+    .from(generatedMaterials)
+    .where(eq(generatedMaterials.id, id))
+    .for('update');
+  return row;
+}
+
+async function giveCreditBack(tx: Tx, userId: string): Promise<void> {
+  await tx
+    .update(users)
+    .set({ generationCredits: sql`${users.generationCredits} + 1` })
+    .where(eq(users.id, userId));
+}
+
 /**
  * Stores the output of a running generation; null when it was deleted or taken over meanwhile.
  * `free` is the output to store instead when the generation is not to be charged for (too few
@@ -405,15 +428,7 @@ export async function finishGeneration(
   free?: MaterialOutput,
 ): Promise<{ refunded: boolean } | null> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({
-        status: generatedMaterials.status,
-        charged: generatedMaterials.charged,
-        userId: generatedMaterials.userId,
-      })
-      .from(generatedMaterials)
-      .where(eq(generatedMaterials.id, id))
-      .for('update');
+    const row = await lockForSettling(tx, id);
     if (!row || row.status !== 'running') return null;
     const refund = free !== undefined && row.charged && !!row.userId;
     await tx
@@ -428,12 +443,7 @@ export async function finishGeneration(
         updatedAt: sql`now()`,
       })
       .where(eq(generatedMaterials.id, id));
-    if (refund) {
-      await tx
-        .update(users)
-        .set({ generationCredits: sql`${users.generationCredits} + 1` })
-        .where(eq(users.id, row.userId!));
-    }
+    if (refund) await giveCreditBack(tx, row.userId!);
     return { refunded: refund };
   });
 }
@@ -457,15 +467,7 @@ export async function failGeneration(
   error: string,
 ): Promise<{ refunded: boolean } | null> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({
-        status: generatedMaterials.status,
-        charged: generatedMaterials.charged,
-        userId: generatedMaterials.userId,
-      })
-      .from(generatedMaterials)
-      .where(eq(generatedMaterials.id, id))
-      .for('update');
+    const row = await lockForSettling(tx, id);
     if (!row || (row.status !== 'pending' && row.status !== 'running')) return null;
     const refund = row.charged && !!row.userId;
     await tx
@@ -479,12 +481,7 @@ export async function failGeneration(
         updatedAt: sql`now()`,
       })
       .where(eq(generatedMaterials.id, id));
-    if (refund) {
-      await tx
-        .update(users)
-        .set({ generationCredits: sql`${users.generationCredits} + 1` })
-        .where(eq(users.id, row.userId!));
-    }
+    if (refund) await giveCreditBack(tx, row.userId!);
     return { refunded: refund };
   });
 }
