@@ -21,6 +21,7 @@ import {
   type WriterContext,
 } from './common.js';
 import { chooseDistractors, targetsOf, type Target } from './targets.js';
+import { blankGivenAway } from './blanks.js';
 import { wordGrade } from './familiar.js';
 import { stem } from './senses.js';
 import { matchingEntries } from './vocabulary.js';
@@ -297,7 +298,8 @@ function worthABlank(ctx: WriterContext, s: Sentence, t: Target, tier = 0): bool
     !insideCompound(s.text, t.answer) &&
     !listItem(s, t.start, t.end) &&
     !setPhrase(s, t.start, t.end) &&
-    !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier)
+    !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier) &&
+    !blankGivenAway(s, t, ctx.title)
   );
 }
 
