@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, type Sentence } from './analyse.js';
-import { blankGivenAway, compoundPartInSentence, inTitle } from './blanks.js';
+import { blankGivenAway, compoundPartInSentence, inSetExpression, inTitle } from './blanks.js';
+import { seededRandom, type WriterContext } from './common.js';
+import { buildPlan } from '../plan.js';
+import { ReferenceIndex } from '../quality.js';
+import { writeFillBlank } from './questions.js';
 
 // Sentences written for these tests (CC0); none is taken from an evaluation passage.
 const MILL = [
@@ -91,5 +95,77 @@ describe('compounds whose part stands in the same sentence', () => {
     expect(
       blankGivenAway(s, { answer: 'Ilse', start: s.text.indexOf('Ilse'), kind: 'person' }, 'Ilse'),
     ).toBeNull();
+  });
+});
+
+describe('words of a longer set expression', () => {
+  const a = analyse(
+    'The sailors fell in love with the island at first sight. From every point of view the harbour looked safe.',
+  );
+  const [love, view] = a.sentences;
+
+  it('turns down a word the rest of a listed expression gives ("fell in _____")', () => {
+    const at = love!.tokens.findIndex((t) => t.value === 'love');
+    expect(inSetExpression(love!, at)).toBe('fall in love');
+    const v = view!.tokens.findIndex((t) => t.value === 'view');
+    expect(inSetExpression(view!, v)).toBe('point of view');
+  });
+
+  it('keeps a word outside any such expression', () => {
+    const at = view!.tokens.findIndex((t) => t.value === 'harbour');
+    expect(inSetExpression(view!, at)).toBeNull();
+    const island = love!.tokens.findIndex((t) => t.value === 'island');
+    expect(inSetExpression(love!, island)).toBeNull();
+  });
+});
+
+const GLACIERS = [
+  'A glacier is a huge mass of ice that moves slowly over land.',
+  'Snow falls on high mountains year after year and presses down on the older layers beneath it.',
+  'Over centuries the buried snow turns into dense blue ice.',
+  'The surveyor Ingrid Halvorsen measured the speed of one glacier in Norway.',
+  'She hammered wooden stakes into the ice in a straight line across the valley.',
+  'A year later the stakes in the middle had travelled farther than the stakes near the edges.',
+  'Halvorsen and her assistant Piet Maas repeated the survey every summer for ten years.',
+  'Maas kept the notebooks, and Halvorsen drew careful maps of the moving ice.',
+  'As a glacier grinds forward, it scrapes boulders and gravel from the valley floor.',
+  'When the climate warms, the glacier melts faster than snow can replace it.',
+  'The melting ice leaves behind long ridges of rubble called moraines.',
+  'Each autumn the village council sent a sled to fetch Maas from the ice camp, and Halvorsen stayed to finish her maps.',
+  'Farmers in the valley still plough around the boulders that the retreating glacier dropped.',
+].join(' ');
+
+function worksheetContext(text: string, name: string): WriterContext {
+  const request = {
+    name,
+    subject: 'Science',
+    grade: '6th Grade (Year 7)',
+    type: 'Worksheet',
+    referenceText: text,
+    descriptionText: '',
+  };
+  return {
+    analysis: analyse(text),
+    plan: buildPlan(request as Parameters<typeof buildPlan>[0]),
+    reference: new ReferenceIndex(text),
+    random: seededRandom('blanks'),
+    usedSentences: new Set(),
+    usedAnswers: new Set(),
+    stats: { distractorRejections: 0 },
+    title: name,
+  };
+}
+
+describe('fill in the blank', () => {
+  it('asks neither the heading word nor a person to recall by name', () => {
+    const plain = writeFillBlank(worksheetContext(GLACIERS, 'Worksheet'), 6).map((q) => q.answer);
+    expect(plain).toContain('notebooks');
+    const ctx = worksheetContext(GLACIERS, 'The Survey Notebooks');
+    const items = writeFillBlank(ctx, 6);
+    expect(items.length).toBeGreaterThanOrEqual(plain.length - 1);
+    for (const q of items) {
+      expect(q.answer.toLowerCase()).not.toMatch(/^notebook|^survey/);
+      expect(q.answer).not.toMatch(/Halvorsen|Maas|Ingrid|Piet/);
+    }
   });
 });

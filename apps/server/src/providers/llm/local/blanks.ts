@@ -26,6 +26,7 @@ export function blankGivenAway(
   const pos: WordNetPos = target.kind === 'noun' ? 'noun' : target.kind === 'verb' ? 'verb' : 'adj';
   if (inTitle(title, target.answer, lemma, pos)) return 'word of the heading';
   if (at >= 0 && compoundPartInSentence(sentence, at)) return 'part of it in its sentence';
+  if (at >= 0 && inSetExpression(sentence, at)) return 'word of a set expression';
   return null;
 }
 
@@ -87,4 +88,33 @@ export function compoundPartInSentence(sentence: Sentence, at: number): boolean 
     if (known(head) && (known(tail) || known(tail.replace(/e?s$/, '')))) return true;
   }
   return false;
+}
+
+/**
+ * The blank is a word of a longer set expression that WordNet lists ("every letter of the
+ * _____" for alphabet, "a _____ of the mind" …): the rest of the expression gives it. (Pairs of
+ * two words next to each other are `setPhrase` of the question writers.)
+ */
+export function inSetExpression(sentence: Sentence, at: number): string | null {
+  const tokens = sentence.tokens;
+  // Each word as written and as its lemma ("fell in love" is listed as "fall in love").
+  const forms = (i: number): string[] => {
+    const t = tokens[i];
+    if (!t || !/^[\p{L}'-]+$/u.test(t.value)) return [];
+    return [...new Set([t.value.toLowerCase(), (t.lemma || t.value).toLowerCase()])];
+  };
+  if (!forms(at).length) return null;
+  for (let size = 3; size <= 4; size++) {
+    for (let from = at - size + 1; from <= at; from++) {
+      if (from < 0 || from + size > tokens.length) continue;
+      const slots = Array.from({ length: size }, (_, k) => forms(from + k));
+      if (slots.some((f) => !f.length)) continue;
+      for (const variant of [0, 1]) {
+        const phrase = slots.map((f) => f[Math.min(variant, f.length - 1)]).join(' ');
+        for (const pos of ['noun', 'verb', 'adj', 'adv'] as const)
+          if (lookup(phrase, pos)) return phrase;
+      }
+    }
+  }
+  return null;
 }

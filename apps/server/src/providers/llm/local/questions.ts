@@ -1120,6 +1120,10 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
       const target = targetsOf(s, ctx, 0).find(
         (t) =>
           (t.kind !== 'number' || ctx.plan.level > 2) &&
+          // A person's name with no options to choose from is recall of a label and its
+          // spelling ("Blanck and _____ were tried"), not of what the text says; multiple
+          // choice still asks for people, with the text's other people as options.
+          t.kind !== 'person' &&
           (!key || keyBlank(ctx.analysis, t)) &&
           !(/^\p{Lu}/u.test(t.answer) && obviousName(t.answer)) &&
           worthABlank(ctx, s, t, tier) &&
@@ -1127,7 +1131,7 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
             // A year or a measured figure, not "three fishing boats" or "six other countries".
             (t.kind === 'number'
               ? /\d/.test(t.answer)
-              : t.kind === 'person' || worthMatching(t.answer, ctx.plan.level))),
+              : worthMatching(t.answer, ctx.plan.level))),
       );
       if (!target) continue;
       out.push({
