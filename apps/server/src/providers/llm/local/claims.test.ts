@@ -28,9 +28,7 @@ describe('true/false statements are claims (notAClaim)', () => {
     expect(notAClaim(sentence('Not though the miller knew the wheel had cracked.'))).toBe(
       'fragment',
     );
-    expect(notAClaim(sentence('Ours not to wonder, ours but to plough and sow.'))).toBe(
-      'fragment',
-    );
+    expect(notAClaim(sentence('Ours not to wonder, ours but to plough and sow.'))).toBe('fragment');
     expect(notAClaim(sentence('Far over the hills and the shining lakes of the north.'))).toBe(
       'fragment',
     );
