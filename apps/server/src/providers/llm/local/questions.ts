@@ -1134,9 +1134,7 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
           worthABlank(ctx, s, t, tier) &&
           (!strict ||
             // A year or a measured figure, not "three fishing boats" or "six other countries".
-            (t.kind === 'number'
-              ? /\d/.test(t.answer)
-              : worthMatching(t.answer, ctx.plan.level))),
+            (t.kind === 'number' ? /\d/.test(t.answer) : worthMatching(t.answer, ctx.plan.level))),
       );
       if (!target) continue;
       out.push({
