@@ -8,6 +8,7 @@ import {
   kindOfKey,
   massInPassage,
   pluralLooking,
+  seldomPlural,
   subjectNumber,
   fragmentOfName,
   keyBlank,
@@ -370,6 +371,15 @@ describe('options that do not fit the blank’s grammar or name a kind of the ke
     expect(massInPassage(a, 'straw')).toBe(true);
     expect(massInPassage(a, 'water')).toBe(true);
     expect(massInPassage(a, 'oven')).toBe(false);
+  });
+
+  it('knows nouns everyday English seldom puts in the plural ("air", "furniture"; not "oven")', () => {
+    expect(seldomPlural('air')).toBe(true);
+    expect(seldomPlural('furniture')).toBe(true);
+    expect(seldomPlural('oven')).toBe(false);
+    expect(seldomPlural('rock')).toBe(false);
+    // Too rare in speech to tell.
+    expect(seldomPlural('kiln')).toBe(false);
   });
 
   it('offers no mass noun and no plural after "a" ("a wooden _____": furniture, tools)', () => {

@@ -1,5 +1,5 @@
 import type { Analysis, Sentence, Token } from './analyse.js';
-import { wordGrade } from './familiar.js';
+import { wordGrade, zipf } from './familiar.js';
 import {
   antonymsOf,
   frequencyOf,
@@ -1071,14 +1071,16 @@ export function countedSlot(sentence: Sentence, start: number): boolean {
 
 /**
  * True when the passage uses the noun as a mass noun and never counts it: never in the
- * plural or after "a"/"one", and at least once bare where a count noun would need an article
- * ("packed in sawdust", "carry water").
+ * plural or after "a"/"one", and either at least once bare where a count noun would need an
+ * article ("packed in sawdust", "carry water") or a word English seldom puts in the plural
+ * (in everyday speech its plural is over a hundred times rarer: "hygiene", "air", "evidence").
  */
 export function massInPassage(analysis: Analysis, lemma: string): boolean {
   const l = lemma.toLowerCase();
   if (countable(analysis, l)) return false;
   const info = analysis.words.get(`NOUN:${l}`);
   if (!info) return false;
+  if (seldomPlural(l)) return true;
   for (const si of info.sentences) {
     const s = analysis.sentences[si]!;
     for (const t of s.tokens)
@@ -1148,4 +1150,20 @@ export function kindOfKey(keyLemma: string, candidateLemma: string): boolean {
   for (const [offset, d] of ancestors(candidateLemma, 'noun', 4))
     if (d > 0 && keySenses.has(offset)) return true;
   return false;
+}
+
+/**
+ * A noun that everyday English seldom puts in the plural: known well enough to tell (Zipf 3
+ * and more) and its regular plural over 10^2.2 (about 160) times rarer ("air" and "airs",
+ * "hygiene"), unlike count nouns ("oven" and "ovens" about 16 times, "rock" and "rocks" 4).
+ */
+export function seldomPlural(lemma: string): boolean {
+  const l = lemma.toLowerCase();
+  const plural = /y$/.test(l) && !/[aeiou]y$/.test(l)
+    ? `${l.slice(0, -1)}ies`
+    : /(?:s|x|z|ch|sh)$/.test(l)
+      ? `${l}es`
+      : `${l}s`;
+  const own = zipf(l);
+  return own >= 3 && own - zipf(plural) >= 2.2;
 }
