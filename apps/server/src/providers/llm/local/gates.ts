@@ -1159,11 +1159,12 @@ export function kindOfKey(keyLemma: string, candidateLemma: string): boolean {
  */
 export function seldomPlural(lemma: string): boolean {
   const l = lemma.toLowerCase();
-  const plural = /y$/.test(l) && !/[aeiou]y$/.test(l)
-    ? `${l.slice(0, -1)}ies`
-    : /(?:s|x|z|ch|sh)$/.test(l)
-      ? `${l}es`
-      : `${l}s`;
+  const plural =
+    /y$/.test(l) && !/[aeiou]y$/.test(l)
+      ? `${l.slice(0, -1)}ies`
+      : /(?:s|x|z|ch|sh)$/.test(l)
+        ? `${l}es`
+        : `${l}s`;
   const own = zipf(l);
   return own >= 3 && own - zipf(plural) >= 2.2;
 }
