@@ -48,6 +48,7 @@ import {
   type FormCandidate,
 } from './forms.js';
 import { isVerse, needsContext, withoutOpener } from './context.js';
+import { notAClaim, unresolvedPronoun } from './claims.js';
 import { castSwaps, storyCandidates } from './story.js';
 import { readClause, type Clause } from './clauses.js';
 import { informationalDiscussion, standsAlone } from './discussion-info.js';
@@ -497,6 +498,8 @@ export function writeSupported(ctx: WriterContext, count: number): MultipleChoic
     if (falses.length >= count * need && trues.length >= count) break;
     const alone = statementOf(ctx, s);
     if (!alone || narratorCount(alone) > 1) continue;
+    // A question, a cry, a fragment of verse, or a pronoun with no one before it to stand for.
+    if (notAClaim(s) || unresolvedPronoun(alone, (w) => nameWord(ctx, w), s.tokens)) continue;
     const statement = paraphrase(ctx, s, alone);
     const swap = alterations(s, statement, ctx).find(
       (a) => a.how !== 'negation' && !ctx.reference.contains(a.statement),
@@ -1032,6 +1035,8 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
     }
     const alone = statementOf(ctx, s);
     if (!alone || narratorCount(alone) > 1) continue;
+    // A question, a cry, a fragment of verse, or a pronoun with no one before it to stand for.
+    if (notAClaim(s) || unresolvedPronoun(alone, (w) => nameWord(ctx, w), s.tokens)) continue;
     const statement = paraphrase(ctx, s, alone);
     // A bare "not" in a sentence of little weight ("Nora did not look out of the window") asks
     // nothing worth asking: negations only of the passage's more important sentences.
