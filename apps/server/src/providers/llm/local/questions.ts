@@ -21,6 +21,7 @@ import {
   type WriterContext,
 } from './common.js';
 import { chooseDistractors, targetsOf, type Target } from './targets.js';
+import { blankGivenAway } from './blanks.js';
 import { wordGrade } from './familiar.js';
 import { stem } from './senses.js';
 import { matchingEntries } from './vocabulary.js';
@@ -48,6 +49,7 @@ import {
   type FormCandidate,
 } from './forms.js';
 import { isVerse, needsContext, withoutOpener } from './context.js';
+import { notAClaim, unresolvedPronoun } from './claims.js';
 import { castSwaps, storyCandidates } from './story.js';
 import { readClause, type Clause } from './clauses.js';
 import { informationalDiscussion, standsAlone } from './discussion-info.js';
@@ -297,7 +299,8 @@ function worthABlank(ctx: WriterContext, s: Sentence, t: Target, tier = 0): bool
     !insideCompound(s.text, t.answer) &&
     !listItem(s, t.start, t.end) &&
     !setPhrase(s, t.start, t.end) &&
-    !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier)
+    !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier) &&
+    !blankGivenAway(s, t, ctx.title)
   );
 }
 
@@ -497,6 +500,8 @@ export function writeSupported(ctx: WriterContext, count: number): MultipleChoic
     if (falses.length >= count * need && trues.length >= count) break;
     const alone = statementOf(ctx, s);
     if (!alone || narratorCount(alone) > 1) continue;
+    // A question, a cry, a fragment of verse, or a pronoun with no one before it to stand for.
+    if (notAClaim(s) || unresolvedPronoun(alone, (w) => nameWord(ctx, w), s.tokens)) continue;
     const statement = paraphrase(ctx, s, alone);
     const swap = alterations(s, statement, ctx).find(
       (a) => a.how !== 'negation' && !ctx.reference.contains(a.statement),
@@ -1032,6 +1037,8 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
     }
     const alone = statementOf(ctx, s);
     if (!alone || narratorCount(alone) > 1) continue;
+    // A question, a cry, a fragment of verse, or a pronoun with no one before it to stand for.
+    if (notAClaim(s) || unresolvedPronoun(alone, (w) => nameWord(ctx, w), s.tokens)) continue;
     const statement = paraphrase(ctx, s, alone);
     // A bare "not" in a sentence of little weight ("Nora did not look out of the window") asks
     // nothing worth asking: negations only of the passage's more important sentences.
@@ -1118,14 +1125,16 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
       const target = targetsOf(s, ctx, 0).find(
         (t) =>
           (t.kind !== 'number' || ctx.plan.level > 2) &&
+          // A person's name with no options to choose from is recall of a label and its
+          // spelling ("Blanck and _____ were tried"), not of what the text says; multiple
+          // choice still asks for people, with the text's other people as options.
+          t.kind !== 'person' &&
           (!key || keyBlank(ctx.analysis, t)) &&
           !(/^\p{Lu}/u.test(t.answer) && obviousName(t.answer)) &&
           worthABlank(ctx, s, t, tier) &&
           (!strict ||
             // A year or a measured figure, not "three fishing boats" or "six other countries".
-            (t.kind === 'number'
-              ? /\d/.test(t.answer)
-              : t.kind === 'person' || worthMatching(t.answer, ctx.plan.level))),
+            (t.kind === 'number' ? /\d/.test(t.answer) : worthMatching(t.answer, ctx.plan.level))),
       );
       if (!target) continue;
       out.push({
