@@ -184,12 +184,17 @@ describe('local generator over a chapter of each of the 34 sample books', () => 
             if (!lesson.assessment.length) problems.push('no assessment');
             if (lesson.keyPassages.length < 3) problems.push('summary too short');
           }
-          if (document.vocabulary.length < plan.vocabulary)
+          // Grade 3 may fall two words short: a story for young readers has few words above
+          // what they know, and "baby", "excellent" and "stairs: a steps" are no longer taught.
+          if (document.vocabulary.length < plan.vocabulary - (plan.level <= 3 ? 2 : 0))
             problems.push(`vocabulary ${document.vocabulary.length} of ${plan.vocabulary}`);
         }
         // One word fewer at most: everyday words that spoken frequency misses ("traveler",
         // "warmth") are no longer taught, and a long chapter may then lack a sixth word for grade 3.
-        if (type === 'Worksheet' && document.vocabulary.length < plan.vocabulary - 1) {
+        if (
+          type === 'Worksheet' &&
+          document.vocabulary.length < plan.vocabulary - (plan.level <= 3 ? 3 : 1)
+        ) {
           problems.push(`vocabulary ${document.vocabulary.length} of ${plan.vocabulary}`);
         }
         const text = renderMaterialText(document);
