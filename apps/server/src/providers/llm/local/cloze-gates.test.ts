@@ -4,6 +4,12 @@ import {
   bareSingularSlot,
   classFault,
   countable,
+  countedSlot,
+  kindOfKey,
+  massInPassage,
+  pluralLooking,
+  seldomPlural,
+  subjectNumber,
   fragmentOfName,
   keyBlank,
   usageFault,
@@ -340,5 +346,63 @@ describe('blanks whose key is taken for the wrong kind of word (issue 22, trivia
   it('does not ask for a place taken for a person (its options would be people)', () => {
     const s = sentenceWith(a, 'News of the wreck');
     expect(clozeBlankFault(a, s, target(s, 'Portugal', 'person'))).toBe('not a person');
+  });
+});
+
+describe('options that do not fit the blank’s grammar or name a kind of the key (issue 22)', () => {
+  // Written for these tests (CC0).
+  const WORKSHOP = [
+    'The potter packed the cups in straw and carried water from the well.',
+    'She sold furniture at the market.',
+    'The kiln needs straw and water every week.',
+    'In the corner stood a wooden kiln, and beside it a clay oven.',
+    'Two ovens and three kilns stood in the yard.',
+    'Her tools even give the clay a smooth surface.',
+    'A dog and a cat slept by the wall, and the animal woke at dusk.',
+    'The dogs barked at the cats, and a terrier chased a hound.',
+    'The apprentice kept her surroundings tidy, and her hands were clean.',
+  ].join(' ');
+  const a = analyse(WORKSHOP);
+
+  it('knows a slot counted by "a" and a noun the passage uses only as a mass noun', () => {
+    const s = sentenceWith(a, 'In the corner');
+    expect(countedSlot(s, s.tokens.find((t) => t.value === 'kiln')!.start)).toBe(true);
+    expect(countedSlot(s, s.tokens.find((t) => t.value === 'corner')!.start)).toBe(false);
+    expect(massInPassage(a, 'straw')).toBe(true);
+    expect(massInPassage(a, 'water')).toBe(true);
+    expect(massInPassage(a, 'oven')).toBe(false);
+  });
+
+  it('knows nouns everyday English seldom puts in the plural ("air", "furniture"; not "oven")', () => {
+    expect(seldomPlural('air')).toBe(true);
+    expect(seldomPlural('furniture')).toBe(true);
+    expect(seldomPlural('oven')).toBe(false);
+    expect(seldomPlural('rock')).toBe(false);
+    // Too rare in speech to tell.
+    expect(seldomPlural('kiln')).toBe(false);
+  });
+
+  it('offers no mass noun and no plural after "a" ("a wooden _____": furniture, tools)', () => {
+    const s = sentenceWith(a, 'In the corner');
+    const kiln = target(s, 'kiln', 'noun');
+    expect(clozeOptionFault(a, kiln, 'furniture', s)).toBe('mass noun after a');
+    expect(clozeOptionFault(a, kiln, 'tools', s)).toBe('plural after a');
+  });
+
+  it('reads the number a verb gives its subject ("the _____ even give" is plural)', () => {
+    const s = sentenceWith(a, 'Her tools');
+    expect(subjectNumber(s, s.tokens.find((t) => t.value === 'tools')!.start)).toBe('plural');
+    const k = sentenceWith(a, 'The kiln needs');
+    expect(subjectNumber(k, k.tokens.find((t) => t.value === 'kiln')!.start)).toBe('singular');
+    expect(pluralLooking('droppings')).toBe(true);
+    expect(pluralLooking('glass')).toBe(false);
+    expect(pluralLooking('physics')).toBe(false);
+  });
+
+  it('offers no kind of the key, which may be true of the same thing ("terrier" for "dog")', () => {
+    expect(kindOfKey('dog', 'terrier')).toBe(true);
+    expect(kindOfKey('animal', 'dog')).toBe(true);
+    expect(kindOfKey('dog', 'cat')).toBe(false);
+    expect(kindOfKey('dog', 'animal')).toBe(false);
   });
 });

@@ -20,6 +20,8 @@ export interface WriterContext {
   spares?: number;
   /** What the validity gates turned down (reported in the document's generator info). */
   stats?: { distractorRejections: number };
+  /** The material's name, shown as its heading: a blank it names is given away. */
+  title?: string;
   /**
    * Sentences shown only as the wrong options of a sequence item. A true
    * statement may still use them (it gives nothing away); nothing else may.

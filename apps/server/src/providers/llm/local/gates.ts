@@ -1,5 +1,5 @@
 import type { Analysis, Sentence, Token } from './analyse.js';
-import { wordGrade } from './familiar.js';
+import { wordGrade, zipf } from './familiar.js';
 import {
   antonymsOf,
   frequencyOf,
@@ -955,6 +955,22 @@ export function clozeOptionFault(
     if (why) return why;
     if (sentence && bareSingularSlot(sentence, target.start) && countable(analysis, lemma))
       return 'needs an article';
+    // "a special fluid called a _____" with "sawdust" or "water": a noun the passage uses only
+    // as a mass noun does not follow "a".
+    if (sentence && countedSlot(sentence, target.start)) {
+      if (massInPassage(analysis, lemma)) return 'mass noun after a';
+      // "in a single _____" with "surroundings": a plural after "a".
+      if (pluralLooking(option) && !pluralLooking(target.answer)) return 'plural after a';
+    }
+    // "The _____ even give the seed …": the verb after the blank fixes its number.
+    const agreement = sentence ? subjectNumber(sentence, target.start) : null;
+    if (
+      agreement &&
+      pluralLooking(target.answer) === (agreement === 'plural') &&
+      pluralLooking(option) !== (agreement === 'plural')
+    )
+      return 'verb agreement';
+    if (kindOfKey(keyLemma, lemma)) return 'a kind of the key';
   }
   // "lack _____ broadband" with "new", "free", "public": everyday describing words fit
   // almost any noun, so they are either also right or plainly filler.
@@ -1033,4 +1049,122 @@ export function countable(analysis: Analysis, lemma: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * True when the blank is a singular noun counted by "a", "an", "one", "each", "every" or
+ * "another", with only describing words or a noun modifier between ("a stone _____", "in a
+ * single _____"): a mass noun ("sawdust", "air") cannot stand there.
+ */
+export function countedSlot(sentence: Sentence, start: number): boolean {
+  const at = sentence.tokens.findIndex((t) => t.start === start);
+  if (at < 1) return false;
+  for (let i = at - 1, steps = 0; i >= 0 && steps < 4; i--, steps++) {
+    const t = sentence.tokens[i]!;
+    if (/^(?:a|an|one|each|every|another)$/i.test(t.value)) return true;
+    if (t.pos === 'ADJ' || t.pos === 'ADV' || (t.pos === 'NOUN' && /^\p{Ll}/u.test(t.value)))
+      continue;
+    return false;
+  }
+  return false;
+}
+
+/**
+ * True when the passage uses the noun as a mass noun and never counts it: never in the
+ * plural or after "a"/"one", and either at least once bare where a count noun would need an
+ * article ("packed in sawdust", "carry water") or a word English seldom puts in the plural
+ * (in everyday speech its plural is over a hundred times rarer: "hygiene", "air", "evidence").
+ */
+export function massInPassage(analysis: Analysis, lemma: string): boolean {
+  const l = lemma.toLowerCase();
+  if (countable(analysis, l)) return false;
+  const info = analysis.words.get(`NOUN:${l}`);
+  if (!info) return false;
+  if (seldomPlural(l)) return true;
+  for (const si of info.sentences) {
+    const s = analysis.sentences[si]!;
+    for (const t of s.tokens)
+      if (lemmaOf(t) === l && t.value.toLowerCase() === l && bareSingularSlot(s, t.start))
+        return true;
+  }
+  return false;
+}
+
+/** Nouns that look plural and are singular in use ("news", "physics", "species"). */
+const SINGULAR_IN_S = /(?:ss|us|is|ics|news|series|species|means)$/i;
+
+/** True when a noun's form reads as a plural ("droppings", "oases", "mice" aside). */
+export function pluralLooking(form: string): boolean {
+  const w = form.toLowerCase();
+  return /s$/.test(w) && !SINGULAR_IN_S.test(w);
+}
+
+/**
+ * The number the verb right after a subject noun demands ("the _____ even give" plural, "the
+ * _____ was" singular), or null when no verb of a telling form follows the noun.
+ */
+export function subjectNumber(sentence: Sentence, start: number): 'singular' | 'plural' | null {
+  const at = sentence.tokens.findIndex((t) => t.start === start);
+  if (at < 0) return null;
+  const prev = sentence.tokens[at - 1];
+  // "of the _____ is": the verb agrees with the head before "of", not with the blank.
+  for (let i = at - 1, steps = 0; i >= 0 && steps < 4; i--, steps++) {
+    const t = sentence.tokens[i]!;
+    if (t.pos === 'ADP') return null;
+    if (t.pos !== 'DET' && t.pos !== 'ADJ' && t.pos !== 'ADV' && t.pos !== 'NUM') break;
+  }
+  if (prev && /^(?:and|or|nor|,)$/i.test(prev.value)) return null;
+  for (let i = at + 1, steps = 0; i < sentence.tokens.length && steps < 2; i++, steps++) {
+    const t = sentence.tokens[i]!;
+    const v = t.value.toLowerCase();
+    if (t.pos === 'ADV') continue;
+    if (/^(?:is|was|has|does|doesn't|isn't|wasn't|hasn't)$/.test(v)) return 'singular';
+    if (/^(?:are|were|have|do|don't|aren't|weren't|haven't)$/.test(v)) return 'plural';
+    if (t.pos !== 'VERB') return null;
+    const lemma = lemmaOf(t);
+    if (v === lemma && !/s$/.test(v)) return 'plural';
+    if (v !== lemma && /[^s]s$/.test(v) && (v === `${lemma}s` || v === `${lemma}es`))
+      return 'singular';
+    return null;
+  }
+  return null;
+}
+
+/**
+ * A noun of very broad meaning (many senses, very frequent: "place", "state", "time", "line"):
+ * it fits most slots, so as an option it is either right as well or plainly filler.
+ */
+export function generalNoun(lemma: string): boolean {
+  const entry = lookup(lemma.toLowerCase(), 'noun');
+  return !!entry && entry.offsets.length >= 8 && frequencyOf(lemma.toLowerCase(), 'noun') >= 150;
+}
+
+/**
+ * True when the candidate is a kind of the key within four steps ("lizard" for "reptile",
+ * "cutter" for "ship"): where the sentence names the thing by its class, one of its kinds may
+ * be true of it as well.
+ */
+export function kindOfKey(keyLemma: string, candidateLemma: string): boolean {
+  const keySenses = new Set(sensesOf(keyLemma, 'noun').map((s) => s.offset));
+  if (keySenses.size === 0) return false;
+  for (const [offset, d] of ancestors(candidateLemma, 'noun', 4))
+    if (d > 0 && keySenses.has(offset)) return true;
+  return false;
+}
+
+/**
+ * A noun that everyday English seldom puts in the plural: known well enough to tell (Zipf 3
+ * and more) and its regular plural over 10^2.2 (about 160) times rarer ("air" and "airs",
+ * "hygiene"), unlike count nouns ("oven" and "ovens" about 16 times, "rock" and "rocks" 4).
+ */
+export function seldomPlural(lemma: string): boolean {
+  const l = lemma.toLowerCase();
+  const plural =
+    /y$/.test(l) && !/[aeiou]y$/.test(l)
+      ? `${l.slice(0, -1)}ies`
+      : /(?:s|x|z|ch|sh)$/.test(l)
+        ? `${l}es`
+        : `${l}s`;
+  const own = zipf(l);
+  return own >= 3 && own - zipf(plural) >= 2.2;
 }

@@ -39,6 +39,7 @@ export class LocalAdapter implements GeneratorAdapter {
       usedSentences: new Set(),
       usedAnswers: new Set(),
       stats: { distractorRejections: 0 },
+      title: request.name,
     };
     const asked = Object.values(plan.counts).reduce((a, b) => a + (b ?? 0), 0);
     ctx.spares = analysis.sentences.length >= asked * 2 ? 2 : 0;

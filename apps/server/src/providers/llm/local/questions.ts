@@ -21,6 +21,7 @@ import {
   type WriterContext,
 } from './common.js';
 import { chooseDistractors, targetsOf, type Target } from './targets.js';
+import { blankGivenAway } from './blanks.js';
 import { wordGrade } from './familiar.js';
 import { stem } from './senses.js';
 import { matchingEntries } from './vocabulary.js';
@@ -298,7 +299,8 @@ function worthABlank(ctx: WriterContext, s: Sentence, t: Target, tier = 0): bool
     !insideCompound(s.text, t.answer) &&
     !listItem(s, t.start, t.end) &&
     !setPhrase(s, t.start, t.end) &&
-    !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier)
+    !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier) &&
+    !blankGivenAway(s, t, ctx.title)
   );
 }
 
@@ -1184,14 +1186,16 @@ export function writeFillBlank(ctx: WriterContext, count: number): FillBlankQues
       const target = targetsOf(s, ctx, 0).find(
         (t) =>
           (t.kind !== 'number' || ctx.plan.level > 2) &&
+          // A person's name with no options to choose from is recall of a label and its
+          // spelling ("Blanck and _____ were tried"), not of what the text says; multiple
+          // choice still asks for people, with the text's other people as options.
+          t.kind !== 'person' &&
           (!key || keyBlank(ctx.analysis, t)) &&
           !(/^\p{Lu}/u.test(t.answer) && obviousName(t.answer)) &&
           worthABlank(ctx, s, t, tier) &&
           (!strict ||
             // A year or a measured figure, not "three fishing boats" or "six other countries".
-            (t.kind === 'number'
-              ? /\d/.test(t.answer)
-              : t.kind === 'person' || worthMatching(t.answer, ctx.plan.level))),
+            (t.kind === 'number' ? /\d/.test(t.answer) : worthMatching(t.answer, ctx.plan.level))),
       );
       if (!target) continue;
       out.push({
