@@ -778,7 +778,7 @@ export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): 
   // Moved to the end of a clause with a clause inside it, the phrase would attach to that one
   // ("… the finest blanket she had ever made one autumn"): only after a clause of one verb.
   const comma = t.findIndex((x) => x.value === ',');
-  if (comma > 0 && verbGroups(t.slice(comma + 1)) > 1) return statement;
+  if (comma > 0 && clauseInside(t.slice(comma + 1))) return statement;
   const time = TIME_LEAD.exec(statement);
   if (time && !/[,;:—]/.test(time[2]!) && /[.!]$/.test(time[2]!))
     return `${capitalise(time[2]!.replace(/[.!]$/, ''))} ${time[1]!.charAt(0).toLowerCase()}${time[1]!.slice(1)}.`;
@@ -792,16 +792,20 @@ export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): 
   return `${capitalise(rest.replace(/[.!]$/, ''))} ${lead.charAt(0).toLowerCase()}${lead.slice(1)}.`;
 }
 
-/** Verb groups in a run of tokens: "had ever made" is one, "wove … had made" two. */
-export function verbGroups(tokens: Sentence['tokens']): number {
-  let groups = 0;
-  let inGroup = false;
-  for (const x of tokens) {
-    const verb = x.pos === 'VERB' || x.pos === 'AUX';
-    if (verb && !inGroup) groups++;
-    inGroup = verb || (inGroup && (x.pos === 'ADV' || x.pos === 'PART'));
-  }
-  return groups;
+/**
+ * A clause inside a run of tokens: a relative or joining word ("that", "who", "because") or a
+ * subject pronoun after the first word with its verb ("the blanket she had made").
+ */
+export function clauseInside(tokens: Sentence['tokens']): boolean {
+  return tokens.some(
+    (x, i) =>
+      /^(?:that|which|who|whom|whose|when|where|while|because|if|until|unless|although|though|since)$/i.test(
+        x.value,
+      ) ||
+      (i > 0 &&
+        /^(?:he|she|they|we|i|you|it)$/i.test(x.value) &&
+        ['VERB', 'AUX'].includes(tokens[i + 1]?.pos ?? '')),
+  );
 }
 
 // An opening time phrase of a noun ("One spring,", "That night,", "Last Sunday,").
