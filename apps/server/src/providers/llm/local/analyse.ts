@@ -281,8 +281,9 @@ export function analyse(referenceText: string): Analysis {
         cursor = start + value.length;
         tokens.push({
           value,
-          normal: normals[t]!,
-          lemma: lemmas[t]!,
+          normal: normals[t] ?? value.toLowerCase(),
+          // The tagger gives no lemma for a few odd tokens ("ha-ha-ha"): the word itself.
+          lemma: lemmas[t] ?? normals[t] ?? value.toLowerCase(),
           pos: poses[t]!,
           start,
           end: start + value.length,

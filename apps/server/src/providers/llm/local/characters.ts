@@ -74,6 +74,21 @@ function actsIn(s: Sentence, name: string): boolean {
   return false;
 }
 
+const PLACE_PREPOSITION = /\b(?:in|into|near|across|through)\s+$/i;
+
+/**
+ * True when the text uses this name where a place stands: "in Avonlea", "into Mainz" (a person is
+ * spoken of with "to", "at" or "from", but not with "in"). A place is no character.
+ */
+export function usedAsPlace(analysis: Analysis, name: string): boolean {
+  const re = new RegExp(`\\b${escape(name)}\\b(?![’']s)`, 'g');
+  const text = analysis.sentences.map((s) => s.text).join(' ');
+  for (const m of text.matchAll(re)) {
+    if (PLACE_PREPOSITION.test(text.slice(Math.max(0, m.index - 12), m.index))) return true;
+  }
+  return false;
+}
+
 /** "… Tom. He …": the name is taken up by he or she. */
 function takenUpByPronoun(analysis: Analysis, name: string): boolean {
   const re = new RegExp(`\\b${escape(name)}\\b`);
@@ -186,6 +201,7 @@ export function storyCast(analysis: Analysis): CastMember[] {
   if (tellsAStory(detectGenre(analysis)) && !analysis.prepared.isPlay) {
     const text = analysis.sentences.map((s) => s.text).join(' ');
     for (const p of peopleOf(analysis).people) {
+      if (usedAsPlace(analysis, p)) continue;
       const aliases = [p, ...(analysis.aliases.get(p) ?? [])].map(escape).join('|');
       add(p, new RegExp(`\\b(?:${aliases})\\b`));
     }
@@ -195,6 +211,7 @@ export function storyCast(analysis: Analysis): CastMember[] {
       if (info.kind !== 'person' || info.count < 2) continue;
       if (!/^\p{Lu}[\p{L}. -]+$/u.test(info.name)) continue;
       if (lexFileOf(info.name.replace(/\s+/g, '_'), 'noun') === 15) continue;
+      if (usedAsPlace(analysis, info.name)) continue;
       if (out.some((m) => m.pattern.test(info.name))) continue;
       // "the Groom", "the Spirit": a title or a common noun with a capital, not a name.
       const withThe = new RegExp(`\\bthe\\s+${escape(info.name)}\\b`, 'i');

@@ -1,5 +1,6 @@
 import type { Analysis, Sentence, Token } from './analyse.js';
 import { capitalise } from './common.js';
+import { lookup } from './wordnet.js';
 
 /**
  * Dependency-free clause reading for question stems: a sentence's leading adverbial ("In
@@ -29,6 +30,8 @@ export interface Clause {
   subjectText?: string;
   /** The sentence's first word is a common word ("Water", "Scientists"), not a name. */
   lowerFirst?: boolean;
+  /** The sentence's first word is a name the text also capitalises mid-sentence ("Mercedes"). */
+  nameFirst?: boolean;
   /** An adverb between the subject and the verb group ("rarely"), kept in questions. */
   adverb?: Token;
 }
@@ -186,6 +189,7 @@ export function readClause(
     ...(adverb ? { adverb } : {}),
     ...(pronoun ? { pronoun } : {}),
     ...(options.opensWithName === false && subjectStart === 0 ? { lowerFirst: true } : {}),
+    ...(options.opensWithName === true && subjectStart === 0 ? { nameFirst: true } : {}),
     sentence: s,
     from,
     to,
@@ -207,7 +211,7 @@ export function subjectPhrase(c: Clause): string {
   const text = c.sentence.text.slice(first.start, t[c.subjectEnd - 1]!.end);
   if (/^my$/i.test(first.value)) return `the narrator's${text.slice(2)}`;
   // "Scientists", "A worker": a common word capitalised only because it opens the sentence.
-  if ((c.lowerFirst || first.pos !== 'PROPN') && !/^[A-Z]{2,}/.test(first.value))
+  if (!c.nameFirst && (c.lowerFirst || first.pos !== 'PROPN') && !/^[A-Z]{2,}/.test(first.value))
     return first.value.charAt(0).toLowerCase() + text.slice(1);
   return text;
 }
@@ -238,15 +242,58 @@ export function clauseEnd(c: Clause): number {
   return end;
 }
 
-/** A lead that only links to the sentence before ("Finally,", "Then,", "However,"). */
+/**
+ * A lead that only links to the sentence before or comments on the telling ("Finally,",
+ * "However,", "Of course,", "In truth,"): a one-word linking adverb, or a phrase WordNet
+ * knows as an adverb of its own ("of course", "at last", "in fact"). It has no place at the
+ * end of a question ("What did the narrator suggest of course?").
+ */
 function linkingLead(c: Clause): boolean {
+  if (!c.lead) return false;
+  const words = spanText(c.sentence, c.lead[0], c.lead[1]).replace(/,$/, '').trim().toLowerCase();
+  if (c.lead[1] - c.lead[0] > 2 && words.split(/\s+/).length > 1 && lookup(words, 'adv'))
+    return true;
   return (
-    !!c.lead &&
     c.lead[1] - c.lead[0] === 2 &&
-    /^(?:finally|then|later|next|first|second|third|also|however|instead|meanwhile|still|besides|moreover|afterwards|eventually|soon|now)$/i.test(
+    /^(?:finally|then|later|next|first|second|third|also|however|instead|meanwhile|still|besides|moreover|afterwards|eventually|soon|now|indeed|perhaps|surely|certainly|truly|anyway|well|yes|no|oh)$/i.test(
       c.sentence.tokens[c.lead[0]]!.value,
     )
   );
+}
+
+/** Words that open a clause inside the predicate ("that", "which", "as they lay"). */
+const SUBORDINATE =
+  /^(?:that|which|who|whom|whose|when|where|whereupon|while|as|if|because|since|until|till|unless|though|although|after|before|whether)$/i;
+
+/**
+ * The verb's base form for do-support ("scraped" → "scrape", not the tagger's "scrap"), or
+ * null when the surface form does not come from the lemma by a regular rule and is not a
+ * listed irregular form: a question with the wrong verb reads as nonsense.
+ */
+export function baseForm(verb: Token): string | null {
+  const v = verb.value.toLowerCase();
+  const lemma = verb.lemma.toLowerCase();
+  if (v === lemma) return lemma;
+  // A one-syllable verb ending in one vowel and one consonant doubles it ("stop" → "stopped"):
+  // "scraped" is then "scrape", not "scrap".
+  const short = /^[^aeiou]*[aeiou][bcdfgklmnprtvz]$/.test(lemma);
+  const regular = [
+    `${lemma}s`,
+    `${lemma}es`,
+    `${lemma}d`,
+    ...(short ? [`${lemma}${lemma.at(-1)}ed`] : [`${lemma}ed`]),
+    ...(/[^aeiou]y$/.test(lemma) ? [`${lemma.slice(0, -1)}ied`, `${lemma.slice(0, -1)}ies`] : []),
+    ...(/c$/.test(lemma) ? [`${lemma}ked`] : []),
+  ];
+  if (regular.includes(v)) return lemma;
+  if (short && v === `${lemma}ed` && lookup(`${lemma}e`, 'verb')) return `${lemma}e`;
+  // Irregular: the form is not a regular one of any verb ("took", "ran", "brought").
+  if (!/(?:ed|s)$/.test(v) && lookup(lemma, 'verb')) return lemma;
+  if (/ed$/.test(v)) {
+    const stems = [v.slice(0, -2), v.slice(0, -1)].filter((x) => x !== lemma && lookup(x, 'verb'));
+    if (stems.length === 0 && lookup(lemma, 'verb') && !/ed$/.test(lemma)) return lemma;
+  }
+  return null;
 }
 
 function doForm(verb: Token): 'do' | 'does' | 'did' {
@@ -280,6 +327,14 @@ export function invertedQuestion(
     // The asked-for phrase may be the leading adverbial.
     if (!(c.lead && remove[0] === c.lead[0] && remove[1] === c.lead[1])) return null;
   }
+  // "noticed that the pebbles were turning into cakes as they lay on the floor": the
+  // asked-for phrase belongs to a clause inside the predicate, and a question about it is garbled.
+  if (
+    remove &&
+    remove[0] >= c.restStart &&
+    t.slice(c.restStart, remove[0]).some((x) => SUBORDINATE.test(x.value))
+  )
+    return null;
   // "gravitated to London, that great cesspool …": the phrase had an appositive after it.
   if (remove && remove[0] >= c.restStart && t[remove[1]]?.value === ',' && remove[1] < end - 1)
     return null;
@@ -314,8 +369,10 @@ export function invertedQuestion(
   } else if (c.verb) {
     const form = doForm(c.verb);
     if (subject === 'the narrator' && form === 'do') return null;
+    const base = baseForm(c.verb);
+    if (!base) return null;
     pieces.push(wh, form, subject, ...(c.adverb ? [c.adverb.value.toLowerCase()] : []));
-    pieces.push(c.verb.lemma.toLowerCase());
+    pieces.push(base);
   } else return null;
   if (rest) pieces.push(rest);
   // "Finally, he adapted the screw press" → "What did he adapt?": a linking adverb of the

@@ -164,12 +164,17 @@ describe('local generator over a chapter of each of the 34 sample books', () => 
             if (!lesson.assessment.length) problems.push('no assessment');
             if (lesson.keyPassages.length < 3) problems.push('summary too short');
           }
-          if (document.vocabulary.length < plan.vocabulary)
+          // Grade 3 may fall two words short: a story for young readers has few words above
+          // what they know, and "baby", "excellent" and "stairs: a steps" are no longer taught.
+          if (document.vocabulary.length < plan.vocabulary - (plan.level <= 3 ? 2 : 0))
             problems.push(`vocabulary ${document.vocabulary.length} of ${plan.vocabulary}`);
         }
         // One word fewer at most: everyday words that spoken frequency misses ("traveler",
         // "warmth") are no longer taught, and a long chapter may then lack a sixth word for grade 3.
-        if (type === 'Worksheet' && document.vocabulary.length < plan.vocabulary - 1) {
+        if (
+          type === 'Worksheet' &&
+          document.vocabulary.length < plan.vocabulary - (plan.level <= 3 ? 3 : 1)
+        ) {
           problems.push(`vocabulary ${document.vocabulary.length} of ${plan.vocabulary}`);
         }
         const text = renderMaterialText(document);
@@ -183,7 +188,10 @@ describe('local generator over a chapter of each of the 34 sample books', () => 
         const asked = chapters.length * (type === 'Test' ? 3 : 4);
         // 2026-11-27 (gen-forms): Test 50%, Worksheet 42% after stems that lean on another sentence ("Who
         // took an opportunity of thanking her?", "the next day") are no longer asked.
-        expect(shortAnswersMissing / asked).toBeLessThan(type === 'Test' ? 0.55 : 0.45);
+        // 2026-11-28 (wh): Test 59%, Worksheet 52%: "How did the Hatter ask? Triumphantly." is no
+        // longer asked (15 of 15 such questions unacceptable on 40 chapters nobody tuned on), and
+        // a story's who/what/where question must turn on something the story mentions again.
+        expect(shortAnswersMissing / asked).toBeLessThan(type === 'Test' ? 0.62 : 0.56);
       }
       // Measured 2026-11-27 (gen-forms): 3% of the quiz's, 7% of the test's statements.
       if (trueFalseAsked) expect(trueFalseMissing / trueFalseAsked).toBeLessThan(0.12);

@@ -30,7 +30,7 @@ import { clozeBlankFault, clozeOptionFault, commonVerb, keyBlank, topicWords } f
 import { antonymsOf, lexFileOf, lookup } from './wordnet.js';
 import { numberValue } from '../../../lib/number-words.js';
 import { describeWord } from './analyse.js';
-import { isAbout, peopleOf } from './characters.js';
+import { isAbout, peopleOf, storyCast } from './characters.js';
 import { detectGenre, tellsAStory } from './genre.js';
 import {
   candidateSentences,
@@ -51,6 +51,7 @@ import {
 import { isVerse, needsContext, withoutOpener } from './context.js';
 import { aboutTheArgument, implicitComparison, notAClaim, unresolvedPronoun } from './claims.js';
 import { castSwaps, storyCandidates } from './story.js';
+import { soundWh } from './wh-checks.js';
 import { readClause, type Clause } from './clauses.js';
 import { informationalDiscussion, standsAlone } from './discussion-info.js';
 import {
@@ -351,7 +352,13 @@ function pickForms(
     () => vocabularyInContext(ctx, contextWords),
     () => sequenceCandidates(ctx, 2),
   ];
-  const lists = byForm.map((make) => make());
+  // Every who/what/where question passes the same checks, whichever builder made it.
+  const lists = byForm.map((make) =>
+    make().flatMap((c) => {
+      const sound = soundWh(ctx, c);
+      return sound ? [sound] : [];
+    }),
+  );
   // When filling in for blanks not worth asking: only who/what/where and supported statements.
   const cap = fill ? count : Math.max(2, Math.ceil(count / 3));
   if (fill) {
@@ -1255,6 +1262,18 @@ function whatQuestion(ctx: WriterContext, s: Sentence): { prompt: string; answer
   if (!c || !c.verb || commonVerb(c.verb.lemma)) return null;
   if (c.pronoun && !resolvePronoun(ctx, c, null)) return null;
   const t = s.tokens;
+  // A story is about what its people and animals do: "What had the fog buried?", "What did
+  // a corridor join?" ask about the scenery.
+  if (tellsAStory(detectGenre(ctx.analysis)) && !c.pronoun) {
+    const head = t[c.subjectEnd - 1]!;
+    const animate =
+      /^I$/.test(head.value) ||
+      storyCast(ctx.analysis).some((m) =>
+        m.pattern.test(spanText(s, c.subjectStart, c.subjectEnd)),
+      ) ||
+      [5, 18].includes(lexFileOf(head.lemma.toLowerCase(), 'noun'));
+    if (!animate) return null;
+  }
   let o = c.restStart;
   const objectStart = o;
   // "the little boat many times": once the head noun is reached, only more nouns belong to it.
@@ -1350,7 +1369,7 @@ export function writeShortAnswer(ctx: WriterContext, count: number): ShortAnswer
       while (list.length) {
         const c = list.shift()!;
         if (c.sentences.some((i) => ctx.usedSentences.has(i))) continue;
-        if (!readsAlone(ctx, c)) continue;
+        if (!readsAlone(ctx, c) || !soundWh(ctx, c)) continue;
         // A character may be the answer of several questions about different lines.
         if (!c.prompt.startsWith('Who') && ctx.usedAnswers.has(normaliseForMatch(c.answer)))
           continue;

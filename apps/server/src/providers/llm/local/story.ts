@@ -40,6 +40,8 @@ const NOT_ACTIONS = /^(?:be|have|seem|become|say|tell|ask|think|know|want|wish|h
 const THINGS = new Set([5, 6, 8, 13, 20, 27]);
 /** Places a character can be or go: locations, buildings and other made places, natural objects. */
 const PLACES = new Set([6, 15, 17]);
+/** WordNet's lexicographer file of verbs of perception (look, listen, watch). */
+const PERCEPTION = 39;
 const LOCATIVE = new Set(['in', 'at', 'on', 'under', 'near', 'behind', 'inside', 'beside', 'by']);
 const DIRECTIONAL = new Set([
   'to',
@@ -385,6 +387,9 @@ export function whereQuestion(
   if (!verb) return null;
   const member = subjectMember(ctx, c, cast);
   if (!member) return null;
+  // "Where did the narrator look? At the house.": where one looks or listens, with nothing
+  // seen, is no place of the story's action ("Where did Ben see something red?" is one).
+  const gaze = lexFileOf(verb.lemma.toLowerCase(), 'verb') === PERCEPTION;
   const t = s.tokens;
   const end = clauseEnd(c);
   for (let i = c.restStart; i < end; i++) {
@@ -392,6 +397,7 @@ export function whereQuestion(
     if (prep.value === ',') return null;
     const locative = LOCATIVE.has(prep.normal);
     if (!locative && !DIRECTIONAL.has(prep.normal)) continue;
+    if (gaze && i === c.restStart) return null;
     const np = nounPhraseAt(t, i + 1);
     if (np === -1 || !/^(?:the|a|an)$/i.test(t[i + 1]!.value)) continue;
     const head = np.head.lemma.toLowerCase();

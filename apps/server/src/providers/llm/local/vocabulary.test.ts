@@ -25,12 +25,16 @@ import {
   derivationBase,
   entriesRelated,
   everydayReason,
+  findCompounds,
+  idiom,
   kindred,
+  knownBelow,
   glossGrade,
   matchingEntries,
   narrowerThanTerm,
   sharedRoot,
   strongEntry,
+  synonymPhrase,
   tidyDefinition,
   writeVocabulary,
 } from './vocabulary.js';
@@ -828,5 +832,87 @@ ear, sets the pace for the team. A dog that leads must be calm. Each dog eats me
 every dog sleeps in the snow. The driver trusts the dog at the front.`;
     const items = writeVocabulary(context(text, '10th Grade (Year 11)'), 8);
     expect(items.find((v) => v.term === 'dog')?.definition ?? '').not.toMatch(/husky/);
+  });
+});
+
+describe('vocabulary: rules tried on chapters of the sample books (helper vocab, 2026-11-28)', () => {
+  it('level: a class knows words up to about its own grade, a floor that stops rising after grade 7', () => {
+    expect(knownBelow(3)).toBe(4);
+    expect(knownBelow(4)).toBe(4.5);
+    expect(knownBelow(7)).toBe(6.5);
+    expect(knownBelow(9)).toBe(7);
+    expect(knownBelow(10)).toBe(7.5);
+    expect(knownBelow(12)).toBe(9.5);
+  });
+
+  it('level: no everyday word in a grade-7 story ("invisible", "appetite", "convenient")', () => {
+    // Written for these tests.
+    const story =
+      'The old sailor had lost his appetite after the storm, and he sat alone on the deck. ' +
+      'The island was invisible behind the fog, though the captain swore it was near. ' +
+      'A convenient spot by the mast kept him dry while the crew hauled the heavy ropes. ' +
+      'He watched the gulls wheel above the mast and wondered whether they would ever reach land. ' +
+      'By evening the fog lifted, and the cliffs rose up, grey and silent, out of the sea.';
+    const terms = writeVocabulary(context(story, '7th Grade (Year 8)'), 10).map((v) => v.term);
+    for (const everyday of ['appetite', 'invisible', 'convenient'])
+      expect(terms).not.toContain(everyday);
+  });
+
+  it('level: a noun of an act or feeling, or "not" and a known word, is built from that word', () => {
+    expect(derivationBase('amazement')).toBe('amaze');
+    expect(derivationBase('admiration')).toBe('admire');
+    expect(derivationBase('confusion')).toBe('confuse');
+    expect(derivationBase('invisible')).toBe('visible');
+    expect(derivationBase('impossible')).toBe('possible');
+    for (const w of ['nation', 'mention', 'station', 'fragment', 'moment'])
+      expect(derivationBase(w)).toBeNull();
+    // "amaze" is known by its commonest form, "amazing".
+    expect(everydayReason('amazement', 'noun', 7)).toMatch(/amaze/);
+    expect(everydayReason('admiration', 'noun', 5)).toMatch(/admire/);
+  });
+
+  it('vague: a cut gloss keeps its object ("on a liquid", "a set" are no meanings)', () => {
+    expect(tidyDefinition('a mass of small bubbles formed in or on a liquid')).toBe(
+      'a mass of small bubbles formed in or on a liquid',
+    );
+    expect(tidyDefinition('a set of rules or principles or laws (especially written ones)')).toBe(
+      'a set of rules or principles or laws',
+    );
+    expect(tidyDefinition('make fit for, or change to suit a new purpose')).toBe(
+      'change to suit a new purpose',
+    );
+  });
+
+  it('level: a short meaning must be in words the class knows, or that the passage used', () => {
+    const swap = { definition: 'intense aversion', grade: 5, source: 'wordnet' as const };
+    expect(chooseGloss([swap], 7, 'repugnance', wordGrade('repugnance'))).toBeNull();
+    const vapor = {
+      definition: 'the process of becoming a vapor',
+      grade: 4,
+      source: 'wordnet' as const,
+    };
+    expect(chooseGloss([vapor], 4, 'evaporation', 9, new Set(['vapor']))).toBe(vapor);
+    expect(chooseGloss([vapor], 4, 'evaporation', 9)).toBeNull();
+  });
+
+  it('vague: a gloss with the word\'s own root after a doubled consonant is circular ("crags")', () => {
+    expect(circular('craggy', 'having hills and crags')).toBe(true);
+    expect(circular('craggy', 'rough and rocky')).toBe(false);
+  });
+
+  it('nonsense: a synonym is neither a plural ("a steps") nor a word read as another part of speech', () => {
+    expect(synonymPhrase(sensesOf('stairs', 'noun')[0]!, 'stairs', 'noun')).not.toBe('a steps');
+    const scarlet = sensesOf('scarlet', 'adj')[0]!;
+    expect(synonymPhrase(scarlet, 'scarlet', 'adj') ?? '').not.toMatch(/cherry/);
+  });
+
+  it('wrong_sense: an idiom of a preposition and the word is not the word ("in advance", "in vain")', () => {
+    expect(idiom('in', 'advance')).toBe(true);
+    expect(idiom('in', 'vain')).toBe(true);
+    expect(idiom('in', 'forest')).toBe(false);
+    const compounds = findCompounds(
+      analyse('The wind shifted and the boat drifted to leeward of the rocks. The crew rested.'),
+    );
+    expect([...compounds.keys()]).not.toContain('to leeward');
   });
 });

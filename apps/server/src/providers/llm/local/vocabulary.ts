@@ -165,6 +165,8 @@ export function findCompounds(analysis: Analysis): Map<string, Candidate> {
         if (!run.every((x) => /^[a-z][a-z-]*$/.test(x.value))) continue;
         if (!run.slice(0, -1).every((x) => ['NOUN', 'ADJ', 'VERB', 'ADP'].includes(x.pos)))
           continue;
+        // "man of war" has its preposition inside; "to leeward", "in time" are phrases, not names.
+        if (run[0]!.pos === 'ADP') continue;
         // Adjacent in the text (no punctuation between).
         if (run.some((x, k) => k > 0 && x.start !== run[k - 1]!.end + 1)) continue;
         const lemma = [...run.slice(0, -1).map((x) => x.value), last.lemma.toLowerCase()].join(' ');
@@ -190,6 +192,12 @@ export function findCompounds(analysis: Analysis): Map<string, Candidate> {
     }
   }
   return out;
+}
+
+/** "in advance", "in vain", "by heart": a preposition and a word WordNet lists as one adverb or adjective. */
+export function idiom(preposition: string, word: string): boolean {
+  const phrase = `${preposition.toLowerCase()} ${word.toLowerCase()}`;
+  return !!lookup(phrase, 'adv') || !!lookup(phrase, 'adj');
 }
 
 /** Single words worth a look, with their uses (outside compounds). */
@@ -253,6 +261,10 @@ function singleWords(analysis: Analysis, compounds: Map<string, Candidate>): Can
         // Part of a hyphenated word ("self-denial"): not the word on its own.
         const around = sentence.text.charAt(token.start - 1) + sentence.text.charAt(token.end);
         if (/[-‐]/.test(around)) continue;
+        // "forecast it in advance", "tried in vain": a preposition and the word that WordNet
+        // lists together as an adverb or adjective is an idiom, not a use of the word's meaning.
+        const prev = sentence.tokens[sentence.tokens.indexOf(token) - 1];
+        if (prev?.pos === 'ADP' && idiom(prev.value, token.value)) continue;
         c.uses.push({ sentence, token });
         c.count += 1;
         c.forms.add(token.value.toLowerCase());
@@ -380,7 +392,14 @@ export function tidyDefinition(definition: string): string {
   )
     dropped += 1;
   const rest = alternatives.slice(dropped).join(' or ');
-  if (dropped > 0 && rest.split(/\s+/).length >= 3) d = rest;
+  // ("a mass of small bubbles formed in or on a liquid": when what is left opens with a
+  // preposition, the alternatives were two prepositions of one object, not two meanings.)
+  if (
+    dropped > 0 &&
+    rest.split(/\s+/).length >= 3 &&
+    !/^(?:of|for|to|with|in|on|toward|towards|from|by|about|through|into|onto|at)\b/.test(rest)
+  )
+    d = rest;
   // Dictionary shorthand a student does not read: "… for wells and springs etc", "white goods".
   d = d
     .replace(/,?\s+etc\.?$/i, '')
@@ -390,9 +409,15 @@ export function tidyDefinition(definition: string): string {
   d = d.replace(/\s+(?:[a-z]+ing\s+)?\d+(?:\s*[-–]\s*\d+)?\s+[a-z]+$/i, '');
   // "extraordinarily large in size or extent or amount or power or degree": the list says less
   // than the word; cut before it.
-  d = d.replace(/\s+(?:in|of|by)\s+[a-z]+(?:\s+or\s+[a-z]+){2,}$/i, '');
+  // (Not when it leaves a bare class: "a set of rules or principles or laws" is not "a set".)
+  const listless = d.replace(/\s+(?:in|of|by)\s+[a-z]+(?:\s+or\s+[a-z]+){2,}$/i, '');
+  if (listless.split(/\s+/).filter((w) => !/^(?:an?|the)$/i.test(w)).length >= 2) d = listless;
   // "belonging to times long past especially of the historical period before the fall of the
   // Western Roman Empire": the qualification after "especially" is a dictionary's, not the text's.
+  // "move downward and lower, but not necessarily all the way": a hedge after ", but" is the
+  // dictionary's fine print.
+  const hedge = /,\s+but\s/.exec(d);
+  if (hedge && d.slice(0, hedge.index).split(/\s+/).length >= 3) d = d.slice(0, hedge.index);
   const especially = /\s(?:especially|specifically|particularly)\s/.exec(d);
   if (especially && d.slice(0, especially.index).split(/\s+/).length >= 3)
     d = d.slice(0, especially.index).replace(/[;,]\s*$/, '');
@@ -411,7 +436,7 @@ export function tidyDefinition(definition: string): string {
  * student knows better than the word ("loaded" is a synonym of "wealthy", but not in its main
  * sense, so it is never offered).
  */
-function synonymPhrase(sense: Synset, lemma: string, pos: WordNetPos): string | null {
+export function synonymPhrase(sense: Synset, lemma: string, pos: WordNetPos): string | null {
   const synsets = [sense];
   const own = frequencyOf(lemma, pos);
   const picked: string[] = [];
@@ -423,6 +448,15 @@ function synonymPhrase(sense: Synset, lemma: string, pos: WordNetPos): string | 
       // its ninth sense).
       const senses = sensesOf(w, pos);
       if (/[^a-z ]/.test(w) || senses[0]?.offset !== synset.offset || senses.length > 2) continue;
+      // "steps" for "stairs": a plural is no headword ("a steps").
+      if (pos === 'noun' && /[^s]s$/.test(w) && lookup(w.slice(0, -1), 'noun')) continue;
+      // "cherry" for "scarlet": a word with more senses as another part of speech is read as that.
+      if (
+        (['noun', 'verb', 'adj', 'adv'] as const).some(
+          (o) => o !== pos && sensesOf(w, o).length > senses.length,
+        )
+      )
+        continue;
       if (!isFamiliar(w) && frequencyOf(w, pos) <= Math.max(2, own)) continue;
       // "grave" for "solemn" reads as a burial place: not a word more used as another part of speech.
       const usual = Math.max(0, frequencyOf(w, pos));
@@ -453,7 +487,8 @@ function wordBase(word: string): string {
         '',
       );
     if (next === w) break;
-    w = next;
+    // "craggy" → "crag", "stopped" → "stop": the doubled consonant before an ending.
+    w = next.replace(/([b-df-hj-np-tv-z])\1$/, '$1');
   }
   return w;
 }
@@ -510,6 +545,7 @@ export function chooseGloss(
   level: number,
   lemma: string,
   termGrade = Infinity,
+  passageWords: Set<string> = new Set(),
 ): Gloss | null {
   // A definition that uses the word itself teaches nothing ("printing press: a machine used for
   // printing" is fine: only the whole entry counts).
@@ -535,8 +571,26 @@ export function chooseGloss(
       Math.max(...content.map((w) => wordGrade(w))) > Math.max(3, termGrade - 1)
     );
   };
+  // "repugnance: intense aversion", "solemnly: in a grave and sedate manner": a short meaning
+  // is a word swap, and helps only when every word of it is one the class knows (a grade of
+  // grace over `knownBelow`: "without mercy or pity" in grade 4).
+  const unknownSwap = (d: string) => {
+    const content = d
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w.length > 0 && !/^(?:an?|the|or|and|to|of|in|on|for|with|by|at)$/.test(w));
+    // (The passage's own words are known to a student who has just read them: "vapor".)
+    return (
+      content.length <= 3 &&
+      content.some((w) => !passageWords.has(w) && wordGrade(w) > knownBelow(level) + 1)
+    );
+  };
   const usable = options.filter(
-    (o) => o.definition.length >= 3 && !self(o.definition) && !noEasier(o.definition),
+    (o) =>
+      o.definition.length >= 3 &&
+      !self(o.definition) &&
+      !noEasier(o.definition) &&
+      (o.source === 'passage' || !unknownSwap(o.definition)),
   );
   const target = Math.max(3, level);
   // The passage's own words are at the passage's level: they get two grades of grace.
@@ -578,13 +632,27 @@ function mentions(analysis: Analysis, phrase: string): number {
   return analysis.sentences.filter((s) => re.test(s.text)).length;
 }
 
+/**
+ * The word grade (familiar.ts) under which most of a class knows a word: half a grade under the
+ * class's own up to grade 7 (from grade 4 never under 4.5, the list fourth-graders know), 7 in
+ * grades 8–9, two and a half grades under the class after. Spoken frequency puts book words late
+ * (the Dale–Chall words, known to fourth-graders, have a median Zipf of 4.3 and a quarter of them
+ * fall under 3.75, which the frequency scale calls grade 6.4): "invisible" (5.4), "appetite" (5.8)
+ * and "convenient" (5.9) are everyday words in grade 7, "excellent" (3.7) in grade 4. Past grade 7
+ * the scale no longer tells Tier-2 words a class should learn ("distraught", "contemporary",
+ * ≈ 7.8) from words it knows ("fragment", ≈ 7.7): the floor stays put there.
+ */
+export function knownBelow(level: number): number {
+  return Math.max(Math.min(level + 1, 4.5), Math.min(level - 0.5, 7), level - 2.5);
+}
+
 /** How much a candidate is worth teaching here (0 when it is not), and whether it is an everyday word. */
 function worth(
   c: Candidate,
   ctx: WriterContext,
   defined: boolean,
   keyTerms: Set<string>,
-): { score: number; familiar: boolean; easy: boolean } {
+): { score: number; familiar: boolean; easy: boolean; subjectTerm: boolean } {
   const level = ctx.plan.level;
   // Counted in any case: a heading ("The Printing Press") names the passage's subject.
   const compoundUses = c.compound
@@ -606,10 +674,11 @@ function worth(
   // Everyday words ("water", "walking") are not vocabulary; a key term may still be, in a
   // sense of its subject ("bark" of a tree, "charge" in electricity): checked once the sense is known.
   if (familiar && !((key || (c.compound && c.count >= 2)) && level >= 3 && c.familiarity <= 45))
-    return { score: 0, familiar, easy: true };
+    return { score: 0, familiar, easy: true, subjectTerm: false };
   // Very common words are below every grade but the youngest.
   const ceiling = level <= 2 ? 60 : level <= 5 ? 30 : 20;
-  if (c.familiarity > ceiling && !key) return { score: 0, familiar, easy: true };
+  if (c.familiarity > ceiling && !key)
+    return { score: 0, familiar, easy: true, subjectTerm: false };
   // Words most students know years before this grade ("reliable", "warehouse", "homework" in
   // grade 10; "expensive" in grade 7), unless the passage defines them.
   const words = c.lemma.split(' ');
@@ -620,12 +689,17 @@ function worth(
   // A key term may still be one in a sense of its own ("type" as metal letters): checked with the sense.
   // (Two grades up to grade 8: "warehouse" and "chemical", about grade 6, are below a grade-8
   // class; two and a half above it, where Tier-2 words such as "immigrant" (8) still teach.)
-  const easy = familiar || (!defined && termGrade < level - (level >= 9 ? 2.5 : 2));
-  if (easy && !key) return { score: 0, familiar, easy };
+  // The subject's own terms in a text that informs ("rainforest", "climate" in geography) are
+  // taught a little nearer the class's grade than a story's words: they are what the text is about.
+  const genre = detectGenre(ctx.analysis);
+  const subjectTerm = key && (genre === 'informational' || genre === 'argument');
+  const below = subjectTerm ? level - (level >= 9 ? 2.5 : 2) : knownBelow(level);
+  const easy = familiar || (!defined && termGrade < below);
+  if (easy && !key) return { score: 0, familiar, easy, subjectTerm };
   // A compound of words the class knows means what its words say ("printing shop", "low
   // temperature", "school assignment"): only a defined or recurring one is a term.
   if (c.compound && !key && grades.every((g) => g <= Math.max(level, 6))) {
-    if (compoundUses < 2) return { score: 0, familiar, easy };
+    if (compoundUses < 2) return { score: 0, familiar, easy, subjectTerm };
   }
   // "separately": an adverb made from an adjective the class knows.
   if (c.pos === 'ADV' && /ly$/.test(c.lemma)) {
@@ -639,7 +713,8 @@ function worth(
           : lookup(`${base}e`, 'adj')
             ? `${base}e`
             : null;
-    if (adjective && wordGrade(adjective) <= level) return { score: 0, familiar, easy };
+    if (adjective && wordGrade(adjective) <= level)
+      return { score: 0, familiar, easy, subjectTerm };
   }
   const rarity = c.familiarity <= 0 ? 0.8 : c.familiarity <= 10 ? 1 : 0.8;
   const posWeight = c.pos === 'ADV' ? 0.5 : c.pos === 'VERB' ? 0.8 : 1;
@@ -654,7 +729,7 @@ function worth(
     (c.compound ? 1.4 : 1) *
     (easy ? 0.6 : 1) *
     (1 + Math.min(c.lemma.length, 14) / 20);
-  return { score, familiar, easy };
+  return { score, familiar, easy, subjectTerm };
 }
 
 // WordNet's everyday things: noun.animal, noun.artifact, noun.body, noun.food, noun.person,
@@ -926,6 +1001,9 @@ function hasSense(word: string, pos: WordNetPos, lexFiles?: ReadonlySet<number>)
 const QUALITY_LEXFILES: ReadonlySet<number> = new Set([4, 7, 11, 12, 22, 26]);
 const PERSON_LEXFILE: ReadonlySet<number> = new Set([18]);
 
+/** The endings of a verb's act ("amazement", "selection"): not for a subject's own terms. */
+const ACT_NOUN_ENDINGS = new Set(['ment$', 'ation$', 'ition$', 'ion$']);
+
 /**
  * The base a word is regularly built from when its ending (or "un-") adds only a meaning every
  * reader knows: the doer of a verb ("traveler", "idler"), a direction ("westward"), a quality
@@ -934,7 +1012,7 @@ const PERSON_LEXFILE: ReadonlySet<number> = new Set([18]);
  * looks built ("mother", "corner", "booth", "witness", "vanish", "union") has no base. Null when
  * the word is not so built.
  */
-export function derivationBase(word: string): string | null {
+export function derivationBase(word: string, actNouns = true): string | null {
   const w = word.toLowerCase();
   if (!/^[a-z]{5,}$/.test(w)) return null;
   const spellings = (s: string): string[] => {
@@ -960,15 +1038,35 @@ export function derivationBase(word: string): string | null {
     [/ish$/, linked('adj', ['adj', 'noun']), hasSense(w, 'adj')],
     // Full of, or given to, what the base names ("murderous", "poisonous", "mountainous").
     [/ous$/, linked('adj', ['noun']), hasSense(w, 'adj')],
+    // The act, or the feeling, of a verb ("amazement", "admiration", "confusion"): WordNet links
+    // the noun to one of the verb's commonest senses.
+    [/ment$/, linked('noun', ['verb']), hasSense(w, 'noun')],
+    [/ation$/, linked('noun', ['verb']), hasSense(w, 'noun')],
+    [/ition$/, linked('noun', ['verb']), hasSense(w, 'noun')],
+    [/ion$/, linked('noun', ['verb']), hasSense(w, 'noun')],
   ];
   for (const [ending, baseOk, wordOk] of rules) {
+    if (!actNouns && ACT_NOUN_ENDINGS.has(ending.source)) continue;
     const m = ending.exec(w);
     if (!m || !wordOk) continue;
     const base = spellings(w.slice(0, m.index)).find(baseOk);
     if (base) return base;
   }
   if (w.startsWith('un') && hasSense(w, 'adj') && hasSense(w.slice(2), 'adj')) return w.slice(2);
+  // "invisible", "impossible", "dishonest": "not" and the adjective WordNet gives as its opposite.
+  const negated = /^(?:in|im|il|ir|dis|non)/.exec(w);
+  if (negated && hasSense(w, 'adj')) {
+    const rest = w.slice(negated[0].length);
+    if (antonymsOf(w, 'adj').some((a) => a.toLowerCase() === rest)) return rest;
+  }
   return null;
+}
+
+/** The grade of a base word by its easiest inflection ("amaze" by "amazing", "admire"). */
+function baseGrade(base: string): number {
+  const stem = base.replace(/e$/, '');
+  const forms = [base, `${base}s`, `${stem}ed`, `${stem}ing`];
+  return Math.min(...forms.map((f) => wordGrade(f)));
 }
 
 /**
@@ -978,13 +1076,19 @@ export function derivationBase(word: string): string | null {
  * "warmth"), and a describing word whose opposite is a familiar word (learnt as a pair:
  * "expensive" with "cheap").
  */
-export function everydayReason(lemma: string, pos: WordNetPos, level: number): string | null {
+export function everydayReason(
+  lemma: string,
+  pos: WordNetPos,
+  level: number,
+  subjectTerm = false,
+): string | null {
   const w = lemma.toLowerCase();
   if (w.includes(' ')) return null;
-  const base = derivationBase(w);
+  const base = derivationBase(w, !subjectTerm);
   // A base the class knows well: two grades below it (three from grade 9), never above grade 4.5
   // below that ("travel" ≈ 4 at grade 5; "invent" ≈ 6.6 is not, so "inventor" still teaches).
-  if (base && wordGrade(base) <= Math.max(4.5, level - (level >= 9 ? 2.5 : 2)))
+  // Its commonest inflection counts ("amazing" for "amaze").
+  if (base && baseGrade(base) <= Math.max(4.5, level - (level >= 9 ? 2.5 : 2)))
     return `built from "${base}"`;
   if (pos === 'adj' && wordGrade(w) <= 6) {
     const opposite = antonymsOf(w, 'adj').find((a) => isFamiliar(a));
@@ -1071,7 +1175,7 @@ export function writeVocabulary(
   // One meaning, one entry: "icebox" and "refrigerator" share a WordNet sense, and two equal
   // meanings make a matching set ambiguous.
   const meanings = new Set<string>();
-  for (const { c, easy, familiar } of ranked) {
+  for (const { c, easy, familiar, subjectTerm } of ranked) {
     if (out.length >= count) break;
     if (taken.has(c.lemma) || [...taken].some((t) => t.split(' ').includes(c.lemma))) continue;
     if (!confirmPos(c)) {
@@ -1080,7 +1184,9 @@ export function writeVocabulary(
     }
     const wnPos = wordNetPos(c.pos);
     // "traveler", "westward", "warmth", "expensive": everyday words spoken frequency misses.
-    const everyday = definitionOf(c) ? null : everydayReason(c.lemma, wnPos, level);
+    // (A subject's term of a text that informs is not the act of its verb: "selection" in a
+    // text on evolution.)
+    const everyday = definitionOf(c) ? null : everydayReason(c.lemma, wnPos, level, subjectTerm);
     if (everyday) {
       trace?.(c.lemma, `everyday word: ${everyday}`);
       continue;
@@ -1176,11 +1282,12 @@ export function writeVocabulary(
       continue;
     }
     // "high school", "school system": a compound of everyday words that is itself in everyday
-    // use (WordNet's corpus uses it) is no term; "printing press", "water vapor" are.
+    // use (WordNet's corpus uses it) is no term; "printing press", "water vapor" are. Outside a
+    // text that informs about its subject, no compound of everyday words is ("horse race").
     if (
       !own &&
       c.compound &&
-      c.familiarity >= 3 &&
+      (c.familiarity >= 3 || !subjectTerm) &&
       c.lemma.split(' ').every((w) => isFamiliar(w) || wordGrade(w) <= 4)
     ) {
       trace?.(c.lemma, 'everyday compound');
@@ -1227,6 +1334,9 @@ export function writeVocabulary(
       const floor = Math.max(
         Math.min(9, PEOPLE.has(lexFile) || lexFile === ARTIFACTS ? level - 1 : level + 1),
         level >= 5 && !PEOPLE.has(lexFile) ? Math.min(8.5, level + 3) : 0,
+        // In grade 4 too: a child handles a "thermometer" (7.5) or pours "syrup" (6.5) years
+        // before the word is common in speech; grade 8 is the floor there ("wharf", 8.2, teaches).
+        level >= 4 && !PEOPLE.has(lexFile) ? 8 : 0,
       );
       // (A compound is not as easy as its words: "printing press", "quill pen".)
       if (
@@ -1320,7 +1430,7 @@ export function writeVocabulary(
         `everyday word in another sense (margin ${choice?.margin.toFixed(2)}): ${choice?.sense.definition}`,
       );
     }
-    const gloss = chooseGloss(options, level, c.lemma, termGrade);
+    const gloss = chooseGloss(options, level, c.lemma, termGrade, passageWords);
     if (!gloss) {
       trace?.(
         c.lemma,
