@@ -301,7 +301,7 @@ function worthABlank(ctx: WriterContext, s: Sentence, t: Target, tier = 0): bool
     !listItem(s, t.start, t.end) &&
     !setPhrase(s, t.start, t.end) &&
     !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier) &&
-    !blankGivenAway(s, t, ctx.title)
+    !blankGivenAway(s, t, ctx.title, ctx.analysis)
   );
 }
 
