@@ -236,6 +236,18 @@ export function clauseEnd(c: Clause): number {
     }
     // "wrapped it tightly and told him …": a second verb joined without a comma.
     if (/^(?:and|or|but)$/i.test(x.value) && i > c.restStart && t[i + 1]?.pos === 'VERB') return i;
+    // "hid the lantern in the alley and the watch began": a second clause with its own subject.
+    if (/^(?:and|or|but)$/i.test(x.value) && i > c.restStart) {
+      for (let k = i + 2; k <= i + 4 && k < c.to; k++) {
+        const v = t[k]!;
+        if (v.value === ',' || CLAUSE_BREAK.test(v.value)) break;
+        if (
+          (v.pos === 'VERB' || v.pos === 'AUX') &&
+          ['NOUN', 'PROPN', 'PRON'].includes(t[k - 1]!.pos)
+        )
+          return i;
+      }
+    }
   }
   let end = c.to;
   while (end > c.restStart && !isWord(t[end - 1])) end -= 1;
