@@ -92,10 +92,13 @@ export class GatedGenerator implements MaterialGenerator {
     const plan = buildPlan(request);
     const reference = new ReferenceIndex(request.referenceText);
     const draft = await this.adapter.draft(request, plan, signal);
+    // A default mix the adapter rebalanced keeps its total (what is charged and reported).
+    const counts =
+      draft.counts && sumOf(draft.counts) === sumOf(plan.counts) ? draft.counts : plan.counts;
     const gate = (document: MaterialDocument, reserve = draft.reserve): GateResult =>
       applyQualityGate(document, {
         reference,
-        counts: plan.counts,
+        counts,
         ...(reserve ? { reserve } : {}),
         sectionFor: (kind) => sectionFor(kind, plan),
         exitTicketSize: 3,
@@ -112,7 +115,7 @@ export class GatedGenerator implements MaterialGenerator {
       for (const q of more) (reserve[q.kind] ??= []).push(q);
       result = gate(result.document, reserve);
     }
-    return this.finish(result, plan, reference);
+    return this.finish(result, { ...plan, counts }, reference);
   }
 
   private finish(

@@ -26,6 +26,11 @@ export interface GenerationPlan {
   understood: string[];
   /** Questions the type holds by default at this grade (what a description may enlarge). */
   typicalQuestions: number;
+  /**
+   * The description named no kind of question ("10 questions" at most): the mix is the type's
+   * default, so a writer may move places between kinds when the text supports one kind better.
+   */
+  defaultMix: boolean;
 }
 
 export const MAX_QUESTIONS = 50;
@@ -70,7 +75,11 @@ function defaults(kind: MaterialKind, level: number): Partial<Record<QuestionKin
   const young = level <= 2;
   switch (kind) {
     case 'quiz':
-      return young ? { multiple_choice: 5, true_false: 5 } : { multiple_choice: 6, true_false: 4 };
+      // Two short answers (why/who/what) from grade 3 up, so a quiz is not all recall of
+      // sentences (issue 13: at least four forms, at most 40% cloze).
+      return young
+        ? { multiple_choice: 5, true_false: 5 }
+        : { multiple_choice: 5, true_false: 3, short_answer: 2 };
     case 'test':
       return young
         ? { multiple_choice: 8, true_false: 6, short_answer: 2, matching: 1, discussion: 1 }
@@ -269,6 +278,7 @@ export function buildPlan(
     focusTerms: focusTermsOf(text),
     understood,
     typicalQuestions: sumOf(base),
+    defaultMix: only.size === 0 && excluded.size === 0 && Object.keys(explicit).length === 0,
   };
 }
 

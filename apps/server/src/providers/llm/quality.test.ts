@@ -195,7 +195,8 @@ describe('reading the description', () => {
     buildPlan({ type, grade, descriptionText });
 
   it('uses the defaults of each type and grade', () => {
-    expect(plan('').counts).toEqual({ multiple_choice: 6, true_false: 4 });
+    expect(plan('').counts).toEqual({ multiple_choice: 5, true_false: 3, short_answer: 2 });
+    expect(plan('').defaultMix).toBe(true);
     expect(plan('', 'Quiz', 'Kindergarten (Year 1)')).toMatchObject({
       counts: { multiple_choice: 5, true_false: 5 },
       choices: 3,
@@ -221,12 +222,20 @@ describe('reading the description', () => {
   it('understands counts, "only", "no" and totals', () => {
     expect(plan('10 questions, true/false only').counts).toEqual({ true_false: 10 });
     expect(plan('only multiple choice please').counts).toEqual({ multiple_choice: 10 });
-    expect(plan('Make 15 questions').counts).toEqual({ multiple_choice: 9, true_false: 6 });
+    expect(plan('Make 15 questions').counts).toEqual({
+      multiple_choice: 8,
+      true_false: 4,
+      short_answer: 3,
+    });
+    expect(plan('Make 15 questions').defaultMix).toBe(true);
     expect(plan('8 multiple-choice and 4 true or false questions').counts).toEqual({
       multiple_choice: 8,
       true_false: 4,
     });
-    expect(plan('no true/false').counts).toEqual({ multiple_choice: 10 });
+    expect(plan('no true/false').counts).toEqual({ multiple_choice: 7, short_answer: 3 });
+    // A kind named or excluded is the teacher's mix: no places move between kinds.
+    expect(plan('no true/false').defaultMix).toBe(false);
+    expect(plan('10 questions, true/false only').defaultMix).toBe(false);
     expect(plan('20 questions with 5 short answer', 'Test').counts).toMatchObject({
       short_answer: 5,
     });

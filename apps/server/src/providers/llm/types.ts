@@ -18,6 +18,11 @@ export interface DraftResult {
   reserve?: Partial<Record<QuestionKind, Question[]>>;
   /** Spare exit-ticket questions for a lesson. */
   exitTicketReserve?: Question[];
+  /**
+   * The plan's counts as the adapter moved them between kinds (a default mix only: the same
+   * total, more of a kind the text supports well in place of one it supports badly).
+   */
+  counts?: Partial<Record<QuestionKind, number>>;
 }
 
 /** One way of writing materials (the offline NLP engine, or a chat-completions model). */

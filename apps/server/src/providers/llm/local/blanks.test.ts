@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { analyse, type Sentence } from './analyse.js';
-import { blankGivenAway, compoundPartInSentence, inSetExpression, inTitle } from './blanks.js';
+import {
+  blankGivenAway,
+  compoundPartInSentence,
+  inSetExpression,
+  inTitle,
+  passingDetail,
+} from './blanks.js';
 import { seededRandom, type WriterContext } from './common.js';
 import { buildPlan } from '../plan.js';
 import { ReferenceIndex } from '../quality.js';
@@ -116,6 +122,34 @@ describe('words of a longer set expression', () => {
     expect(inSetExpression(view!, at)).toBeNull();
     const island = love!.tokens.findIndex((t) => t.value === 'island');
     expect(inSetExpression(love!, island)).toBeNull();
+  });
+});
+
+describe('what someone wears, or a part of the body, in passing', () => {
+  const a = analyse(
+    'Grandmother buttoned her coat and walked to the station with the parcel. ' +
+      'The porter rubbed his elbow and lifted the parcel onto the train.',
+  );
+  const [coat, elbow] = a.sentences;
+  const at = (s: Sentence, w: string) => s.tokens.findIndex((t) => t.value === w);
+
+  it('turns down "buttoned her _____" and "rubbed his _____" named once', () => {
+    expect(passingDetail(coat!, at(coat!, 'coat'), 1)).toBe(true);
+    expect(passingDetail(elbow!, at(elbow!, 'elbow'), 1)).toBe(true);
+    expect(
+      blankGivenAway(
+        coat!,
+        { answer: 'coat', start: coat!.text.indexOf('coat'), kind: 'noun' },
+        '',
+        a,
+      ),
+    ).toBe('worn or body part in passing');
+  });
+
+  it('keeps them when the text comes back to them, and other things after "her"', () => {
+    expect(passingDetail(coat!, at(coat!, 'coat'), 3)).toBe(false);
+    expect(passingDetail(coat!, at(coat!, 'parcel'), 1)).toBe(false);
+    expect(passingDetail(elbow!, at(elbow!, 'train'), 1)).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
-import type { Sentence, Token } from './analyse.js';
-import { lookup, sensesOf, type WordNetPos } from './wordnet.js';
+import type { Analysis, Sentence, Token } from './analyse.js';
+import { lookup, sensesOf, synsetAt, type WordNetPos } from './wordnet.js';
 
 /**
  * Which word of a sentence a cloze item may blank (issue 22, the `trivial` defect): faults of
@@ -18,6 +18,7 @@ export function blankGivenAway(
   sentence: Sentence,
   target: BlankCandidate,
   title = '',
+  analysis?: Analysis,
 ): string | null {
   if (target.kind !== 'noun' && target.kind !== 'verb' && target.kind !== 'adjective') return null;
   const at = sentence.tokens.findIndex((t) => t.start === target.start);
@@ -27,6 +28,9 @@ export function blankGivenAway(
   if (inTitle(title, target.answer, lemma, pos)) return 'word of the heading';
   if (at >= 0 && compoundPartInSentence(sentence, at)) return 'part of it in its sentence';
   if (at >= 0 && inSetExpression(sentence, at)) return 'word of a set expression';
+  const mentions = analysis?.words.get(`NOUN:${lemma}`)?.count ?? 1;
+  if (target.kind === 'noun' && at >= 0 && passingDetail(sentence, at, mentions))
+    return 'worn or body part in passing';
   return null;
 }
 
@@ -117,4 +121,42 @@ export function inSetExpression(sentence: Sentence, at: number): string | null {
     }
   }
   return null;
+}
+
+const BODY_FILE = 8;
+const POSSESSIVE = /^(?:my|your|his|her|its|our|their)$/i;
+
+/** True when the noun's first sense is a garment or a part of the body. */
+function wornOrBody(lemma: string): boolean {
+  for (const sense of sensesOf(lemma, 'noun').slice(0, 1)) {
+    if (sense.lexFile === BODY_FILE) return true;
+    let frontier = [sense];
+    for (let d = 0; d < 6 && frontier.length; d++) {
+      const next = [];
+      for (const s of frontier) {
+        if (s.words.some((w) => /^(?:clothing|garment|article of clothing|footwear)$/i.test(w)))
+          return true;
+        for (const p of s.pointers)
+          if (p.symbol === '@') {
+            const parent = synsetAt(p.offset, 'noun');
+            if (parent) next.push(parent);
+          }
+      }
+      frontier = next;
+    }
+  }
+  return false;
+}
+
+/**
+ * "tied on her _____", "a burr on your _____", "and her _____ white as the hawthorn": what
+ * someone wears, or a part of their body, named once in passing after "her"/"his"/"your" is a
+ * detail of the scene, not an idea of the text.
+ */
+export function passingDetail(sentence: Sentence, at: number, mentions: number): boolean {
+  const token = sentence.tokens[at];
+  const prev = sentence.tokens[at - 1];
+  if (!token || token.pos !== 'NOUN' || mentions > 1) return false;
+  if (!prev || !POSSESSIVE.test(prev.value)) return false;
+  return wornOrBody((token.lemma || token.value).toLowerCase());
 }

@@ -7,6 +7,7 @@ import {
   countedSlot,
   kindOfKey,
   massInPassage,
+  nounNumber,
   pluralLooking,
   seldomPlural,
   subjectNumber,
@@ -361,6 +362,8 @@ describe('options that do not fit the blank’s grammar or name a kind of the ke
     'A dog and a cat slept by the wall, and the animal woke at dusk.',
     'The dogs barked at the cats, and a terrier chased a hound.',
     'The apprentice kept her surroundings tidy, and her hands were clean.',
+    'The children painted the cups, and each child signed a cup.',
+    'Two mice ate the grain, and a rat stole the cheese.',
   ].join(' ');
   const a = analyse(WORKSHOP);
 
@@ -397,6 +400,15 @@ describe('options that do not fit the blank’s grammar or name a kind of the ke
     expect(pluralLooking('droppings')).toBe(true);
     expect(pluralLooking('glass')).toBe(false);
     expect(pluralLooking('physics')).toBe(false);
+  });
+
+  it('knows plurals without an -s ("children") and leaves words such as "canvas" open', () => {
+    expect(nounNumber(a, 'children')).toBe('plural');
+    expect(nounNumber(a, 'cups')).toBe('plural');
+    expect(nounNumber(a, 'kiln')).toBe('singular');
+    expect(nounNumber(a, 'canvas')).toBeNull();
+    const s = sentenceWith(a, 'Two mice');
+    expect(clozeOptionFault(a, target(s, 'mice', 'noun'), 'rat', s)).toBe('other number');
   });
 
   it('offers no kind of the key, which may be true of the same thing ("terrier" for "dog")', () => {

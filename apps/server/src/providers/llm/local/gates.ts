@@ -962,6 +962,11 @@ export function clozeOptionFault(
       // "in a single _____" with "surroundings": a plural after "a".
       if (pluralLooking(option) && !pluralLooking(target.answer)) return 'plural after a';
     }
+    // "spreads across the _____, making them contract" (atria): a plural without an -s wants
+    // plural options as well, and a singular key no such plural.
+    const keyNumber = nounNumber(analysis, target.answer);
+    const optionNumber = nounNumber(analysis, option);
+    if (keyNumber && optionNumber && keyNumber !== optionNumber) return 'other number';
     // "The _____ even give the seed …": the verb after the blank fixes its number.
     const agreement = sentence ? subjectNumber(sentence, target.start) : null;
     if (
@@ -1167,4 +1172,20 @@ export function seldomPlural(lemma: string): boolean {
         : `${l}s`;
   const own = zipf(l);
   return own >= 3 && own - zipf(plural) >= 2.2;
+}
+
+/**
+ * A noun form's number: plural when the passage writes it as a form of another lemma ("atria" of
+ * "atrium", "cups" of "cup") or it ends in -s and WordNet knows a singular ("clothes"), singular
+ * without an -s, and unknown for a word in -s WordNet lists with no singular ("canvas",
+ * "diabetes", "goggles").
+ */
+export function nounNumber(analysis: Analysis, form: string): 'singular' | 'plural' | null {
+  const f = form.toLowerCase();
+  for (const w of analysis.words.values())
+    if (w.pos === 'NOUN' && w.lemma !== f && w.forms.has(f) && !/['’]/.test(f)) return 'plural';
+  if (!pluralLooking(f)) return 'singular';
+  if (!lookup(f, 'noun')) return 'plural';
+  const singular = [f.replace(/ies$/, 'y'), f.replace(/es$/, ''), f.replace(/s$/, '')];
+  return singular.some((x) => x !== f && lookup(x, 'noun')) ? 'plural' : null;
 }

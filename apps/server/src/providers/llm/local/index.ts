@@ -7,7 +7,9 @@ import { analyse } from './analyse.js';
 import { seededRandom, type WriterContext } from './common.js';
 import { detectGenre } from './genre.js';
 import { writeLesson } from './lesson.js';
+import { rebalanced } from './mix.js';
 import {
+  clozeBudget,
   writeDiscussion,
   writeFillBlank,
   writeMatching,
@@ -78,18 +80,28 @@ export class LocalAdapter implements GeneratorAdapter {
       ['discussion', (n) => writeDiscussion(ctx, n)],
       ['matching', (n) => writeMatching(ctx, n, forMatching, listed)],
     ];
+    // A default mix of a quiz or test: short answers write spares that may take the places
+    // other kinds cannot fill well (see mix.ts).
+    const mixing = plan.defaultMix && (plan.kind === 'quiz' || plan.kind === 'test');
     for (const [kind, write] of writers) {
       const n = plan.counts[kind] ?? 0;
-      if (n > 0) written[kind] = write(n);
+      if (n > 0) written[kind] = write(mixing && kind === 'short_answer' ? n + 2 : n);
     }
+    const counts = mixing
+      ? rebalanced(
+          plan.counts,
+          written,
+          Math.floor(clozeBudget(ctx) - (plan.counts.fill_blank ?? 0)),
+        )
+      : plan.counts;
 
     const sections = (Object.keys(written) as QuestionKind[]).map((kind) => ({
       ...sectionFor(kind, plan),
-      questions: (written[kind] ?? []).slice(0, plan.counts[kind] ?? 0),
+      questions: (written[kind] ?? []).slice(0, counts[kind] ?? 0),
     }));
     const reserve: Partial<Record<QuestionKind, Question[]>> = {};
     for (const kind of Object.keys(written) as QuestionKind[]) {
-      reserve[kind] = (written[kind] ?? []).slice(plan.counts[kind] ?? 0);
+      reserve[kind] = (written[kind] ?? []).slice(counts[kind] ?? 0);
     }
 
     let lesson: MaterialDocument['lesson'];
@@ -119,6 +131,6 @@ export class LocalAdapter implements GeneratorAdapter {
         notes: [],
       },
     };
-    return { document, reserve, exitTicketReserve };
+    return { document, reserve, exitTicketReserve, ...(mixing ? { counts } : {}) };
   }
 }

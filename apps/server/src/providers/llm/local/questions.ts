@@ -301,7 +301,7 @@ function worthABlank(ctx: WriterContext, s: Sentence, t: Target, tier = 0): bool
     !listItem(s, t.start, t.end) &&
     !setPhrase(s, t.start, t.end) &&
     !clozeBlankFault(ctx.analysis, s, t, ctx.plan.level, tier) &&
-    !blankGivenAway(s, t, ctx.title)
+    !blankGivenAway(s, t, ctx.title, ctx.analysis)
   );
 }
 
@@ -477,7 +477,7 @@ function crossOptions(
 }
 
 /** How many cloze items a material may hold: about 40% of its questions (all when the teacher asked only for them). */
-function clozeBudget(ctx: WriterContext): number {
+export function clozeBudget(ctx: WriterContext): number {
   const counts = ctx.plan.counts;
   const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const closed = (counts.multiple_choice ?? 0) + (counts.fill_blank ?? 0);

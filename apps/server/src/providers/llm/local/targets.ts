@@ -229,7 +229,8 @@ type Inflection = 'base' | 'plural' | 'past' | 'ing' | 'third';
 function inflectionOf(value: string, lemma: string, pos: string): Inflection {
   const v = value.toLowerCase();
   const l = lemma.toLowerCase();
-  if (pos === 'NOUN') return v !== l && /s$/.test(v) ? 'plural' : 'base';
+  // "atria", "children": a form other than the lemma is a plural, with or without an -s.
+  if (pos === 'NOUN') return v !== l && !/['’]/.test(v) ? 'plural' : 'base';
   if (v === l) return 'base';
   if (/ing$/.test(v)) return 'ing';
   if (/s$/.test(v) && (v === `${l}s` || v === `${l}es` || v.replace(/ies$/, 'y') === l))
