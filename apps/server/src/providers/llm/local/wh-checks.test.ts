@@ -259,3 +259,18 @@ describe('how long something took in a story', () => {
     );
   });
 });
+
+describe('a removed phrase leaves nothing dangling', () => {
+  it('asks nothing about one of a pair or a phrase a participle describes, nor with "has" as the verb', () => {
+    const a = analyse('A cloud of smoke rolled across Ohio and Texas in the spring.');
+    const s = a.sentences[0]!;
+    const c = readClause(s)!;
+    const across = s.tokens.findIndex((t) => t.value === 'across');
+    expect(invertedQuestion(c, 'Where', [across, across + 2])).toBeNull();
+    const b = analyse('Every battery has two ends called terminals.');
+    const s2 = b.sentences[0]!;
+    const c2 = readClause(s2)!;
+    const two = s2.tokens.findIndex((t) => t.value === 'two');
+    expect(invertedQuestion(c2, 'How many ends', [two, two + 2])).toBeNull();
+  });
+});
