@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../plan.js';
+import { ReferenceIndex } from '../quality.js';
 import { analyse } from './analyse.js';
-import { hasFiniteVerb, notAClaim, unresolvedPronoun } from './claims.js';
+import {
+  aboutTheArgument,
+  hasFiniteVerb,
+  implicitComparison,
+  notAClaim,
+  unresolvedPronoun,
+} from './claims.js';
+import { seededRandom, type WriterContext } from './common.js';
+import { withoutOpener } from './context.js';
+import { paraphrase, withArticle, writeTrueFalse } from './questions.js';
 
 // Our own sentences, not taken from any evaluation passage.
 const sentence = (text: string) => analyse(text).sentences[0]!;
@@ -69,5 +80,109 @@ describe('a pronoun needs someone before it in the statement (unresolvedPronoun)
   it('lets "it" or "they" stand for any thing named before them', () => {
     expect(unresolvedPronoun('The kettle boiled until it was dry.', none)).toBeNull();
     expect(unresolvedPronoun('Quickly and quietly they loaded the wagons.', none)).toBe('they');
+  });
+});
+
+describe('statements that lean on the sentence before', () => {
+  it('turns down a rest of a comparison and two sentences run together', () => {
+    expect(notAClaim(sentence('Than rivers run to the sea, the sheep ran down the hill.'))).toBe(
+      'fragment',
+    );
+    const joined = analyse('Bees carry pollen between flowers.').sentences[0]!;
+    expect(
+      notAClaim({
+        ...joined,
+        text: 'Bees carry pollen between flowers. Seen from above, a hive is a city.',
+      }),
+    ).toBe('two sentences');
+    expect(notAClaim(sentence('Mr. Poole and Dr. Lane met at St. Ives in May.'))).toBeNull();
+  });
+
+  it('finds a comparison whose standard is not in the statement', () => {
+    expect(implicitComparison(sentence('The second winter was far less cruel.'))).toBe(true);
+    expect(implicitComparison(sentence('The second winter was less cruel than the first.'))).toBe(
+      false,
+    );
+    expect(implicitComparison(sentence('The baker sold more bread in winter.'))).toBe(false);
+  });
+
+  it('finds a statement about the argument, not about its subject', () => {
+    const never = () => 0;
+    expect(
+      aboutTheArgument(sentence('Critics raise serious objections.'), never, () => false),
+    ).toBe(true);
+    expect(aboutTheArgument(sentence('The answer begins with a simple idea.'), never)).toBe(true);
+    expect(aboutTheArgument(sentence('Bees carry pollen between flowers.'), never)).toBe(false);
+    // "letters" in a text about printing: a noun the text keeps using is its subject.
+    expect(
+      aboutTheArgument(sentence('The printer could reuse the letters.'), (l) =>
+        l === 'letter' ? 5 : 0,
+      ),
+    ).toBe(false);
+  });
+
+  it('drops a linking adverb inside the sentence with its commas', () => {
+    expect(withoutOpener('Rain, moreover, is scarce in the valley.')).toBe(
+      'Rain is scarce in the valley.',
+    );
+    expect(withoutOpener('Leaves give off water, too, through small pores.')).toBe(
+      'Leaves give off water through small pores.',
+    );
+    expect(withoutOpener('More important, the dam stores water for summer.')).toBe(
+      'The dam stores water for summer.',
+    );
+    expect(withoutOpener('Of course the ferry left without them.')).toBe(
+      'The ferry left without them.',
+    );
+  });
+});
+
+function contextFor(text: string): WriterContext {
+  return {
+    analysis: analyse(text),
+    plan: buildPlan({
+      name: 'Claims test',
+      subject: 'English',
+      grade: '5th Grade (Year 6)',
+      type: 'Test',
+      referenceText: text,
+      descriptionText: '',
+    } as Parameters<typeof buildPlan>[0]),
+    reference: new ReferenceIndex(text),
+    random: seededRandom('claims'),
+    usedSentences: new Set(),
+    usedAnswers: new Set(),
+    stats: { distractorRejections: 0 },
+  };
+}
+
+describe('true/false statements keep their sense when reworded', () => {
+  it('moves an opening time phrase only past a clause of one verb', () => {
+    const ctx = contextFor(
+      'One winter, the fox dug a den under the oak. One spring, the hare found the best clover she had ever tasted.',
+    );
+    const [a, b] = ctx.analysis.sentences;
+    expect(paraphrase(ctx, a!, a!.text)).toBe('The fox dug a den under the oak one winter.');
+    expect(paraphrase(ctx, b!, b!.text)).toBe(b!.text);
+  });
+
+  it('gives a character the article the text always gives it', () => {
+    const ctx = contextFor(
+      'A Crow sat on a branch. The Fox came by and looked up at the Crow. Then the Fox spoke to the Crow.',
+    );
+    expect(withArticle(ctx, 'Crow')).toBe('the Crow');
+    const named = contextFor('Tilda sat on a branch. Then Tilda spoke to the fox.');
+    expect(withArticle(named, 'Tilda')).toBe('Tilda');
+  });
+
+  it('negates no verb of a story told in the past into the present', () => {
+    const story =
+      'Grandpa was tired after the long walk. He had carried the wood all morning. ' +
+      'Grandpa put the kettle on the stove. The kettle was old and black. ' +
+      'The children were waiting by the fire. Nobody was cold that night.';
+    for (let seed = 0; seed < 4; seed++) {
+      const ctx = { ...contextFor(story), random: seededRandom(`claims-${seed}`) };
+      for (const q of writeTrueFalse(ctx, 4)) expect(q.prompt).not.toMatch(/\b(?:do|does) not\b/);
+    }
   });
 });

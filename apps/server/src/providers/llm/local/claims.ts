@@ -8,10 +8,14 @@ import { lexFileOf, lookup } from './wordnet.js';
  * fragment of verse with no finite verb ("Theirs not to make reply"), and with every pronoun's
  * person or thing named before it in the statement itself.
  */
-export type NotAClaim = 'question' | 'exclamation' | 'interjection' | 'fragment';
+export type NotAClaim = 'question' | 'exclamation' | 'interjection' | 'fragment' | 'two sentences';
 
 /** Words that open a cry or an address, not a claim. */
 const INTERJECTION = /^(?:o|oh|ah|alas|lo|hark|behold|hurrah|hurray|huzza|fie|ho|aye|yea|nay)$/i;
+
+// A sentence's end inside the text, after a word that is no abbreviation ("Mr.", "St.", "A.").
+const JOINED =
+  /(?<!\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Col|Capt|Lt|Rev|Mt|No|vs|etc|[A-Z]))[.!?]["”’)]?\s+["“‘(]?\p{Lu}\p{Ll}/u;
 
 /**
  * Why the sentence is no claim to judge, or null when it is one. A question or exclamation is
@@ -26,7 +30,10 @@ export function notAClaim(s: Sentence): NotAClaim | null {
   const t = s.tokens.filter((x) => /[\p{L}\p{N}]/u.test(x.value));
   if (!t.length) return 'fragment';
   if (t[0]!.pos === 'INTJ' || INTERJECTION.test(t[0]!.value)) return 'interjection';
-  if (/^not$/i.test(t[0]!.value)) return 'fragment';
+  // "Not though …", "Than oars divide the ocean …": the rest of a sentence begun before.
+  if (/^(?:not|than)$/i.test(t[0]!.value)) return 'fragment';
+  // "… diffuses in. Laid end to end, …": two sentences the splitter ran together.
+  if (JOINED.test(s.text)) return 'two sentences';
   return hasFiniteVerb(s) ? null : 'fragment';
 }
 
@@ -110,4 +117,55 @@ export function unresolvedPronoun(
     if (lex === PERSON || lex === ANIMAL) person = true;
   }
   return null;
+}
+
+/**
+ * A comparison with nothing to compare with: "more" or "less" before an adjective and no "than"
+ * in the statement ("events of a less peaceful character": less peaceful than what?). The
+ * standard of comparison was in the sentence before, so the statement cannot be judged alone.
+ */
+export function implicitComparison(s: Sentence): boolean {
+  const t = s.tokens;
+  if (t.some((x) => /^than$/i.test(x.value))) return false;
+  return t.some(
+    (x, i) =>
+      /^(?:more|less)$/i.test(x.value) &&
+      t[i + 1]?.pos === 'ADJ' &&
+      !/^(?:no|any|once|and|or)$/i.test(t[i - 1]?.value ?? ''),
+  );
+}
+
+// WordNet lexicographer files of the words a text uses to talk about its own argument:
+// noun.cognition ("fact", "idea"), noun.communication ("objection", "claim"), and the people,
+// events and times such talk names ("critics", "case", "time").
+const COGNITION = 9;
+const COMMUNICATION = 10;
+const DISCOURSE = new Set([COGNITION, COMMUNICATION, 11, PERSON, 28]);
+
+/**
+ * A statement about the text's argument rather than its subject ("Critics raise legitimate
+ * objections", "The case begins with a simple fact"): it names nothing (no name, no number) and
+ * every noun in it is one of argument, knowledge, people, events or time, one at least of
+ * argument or knowledge, and none one the text keeps using (its subject). Out of its paragraph
+ * it says nothing a student can check.
+ */
+export function aboutTheArgument(
+  s: Sentence,
+  timesUsed: (lemma: string) => number,
+  named: (word: string) => boolean = () => true,
+): boolean {
+  let discourse = false;
+  for (const [i, x] of s.tokens.entries()) {
+    // "Critics raise …": a capital at the start is no name unless the text names it.
+    const opening = i === 0 && x.pos === 'PROPN' && !named(x.value);
+    if ((x.pos === 'PROPN' && !opening) || x.pos === 'NUM') return false;
+    if (x.pos !== 'NOUN' && !opening) continue;
+    const lemma = nounLemma(x.lemma || x.value);
+    if (!lemma) return false;
+    const lex = lexFileOf(lemma, 'noun');
+    // A noun the text keeps coming back to ("letters" of a text on printing) is its subject.
+    if (!DISCOURSE.has(lex) || timesUsed(lemma) >= 3) return false;
+    if (lex === COGNITION || lex === COMMUNICATION) discourse = true;
+  }
+  return discourse;
 }

@@ -16,7 +16,7 @@ import { capitalise } from './common.js';
  * people judge what they find" → "Librarians help people judge what they find").
  */
 const DROPPABLE_OPENER =
-  /^(?:(?:first|second|secondly|third|thirdly|fourth|finally|lastly|also|in addition|moreover|furthermore|besides|however|still|even so|nevertheless|nonetheless|for example|for instance|of course|in fact|indeed|thus|therefore|as a result|consequently|in short|in other words|next|then),|but|and|yet|also|(?:so|next|then)(?=\s+\p{Lu}))\s+/iu;
+  /^(?:(?:first|second|secondly|third|thirdly|fourth|finally|lastly|also|in addition|moreover|furthermore|besides|however|still|even so|nevertheless|nonetheless|for example|for instance|of course|in fact|indeed|thus|therefore|as a result|consequently|in short|in other words|next|then|(?:more|most) important(?:ly)?|above all|likewise|similarly|after all|in turn|in any case),|but|and|yet|also|(?:of course|nevertheless|nonetheless|moreover|furthermore|indeed)(?=\s+\p{L})|(?:so|next|then)(?=\s+\p{Lu}))\s+/iu;
 
 /**
  * Shell nouns (Schmid 2000): nouns whose content is given elsewhere in the text. With "the" and
@@ -142,8 +142,13 @@ export function withoutOpener(text: string): string {
   // "Gutenberg also needed a new kind of ink": "also" points to something said before.
   const plain = text
     .replace(/,? also,?(?= )(?! known\b)/gi, '')
+    // "water vapor, too, through" → "water vapor through": the comma goes with the word.
+    .replace(/, too,(?= )/g, '')
     .replace(/,? too(?=[.!,])/g, '')
-    .replace(/, (?:however|though|therefore|then|too|of course|in fact|instead),/gi, '');
+    .replace(
+      /, (?:however|though|therefore|then|too|of course|in fact|instead|moreover|furthermore|nevertheless|nonetheless|indeed|besides|likewise|in turn|after all|for example|for instance|as a result|in addition),/gi,
+      '',
+    );
   const m = DROPPABLE_OPENER.exec(plain);
   if (!m) return plain;
   const rest = plain.slice(m[0].length);

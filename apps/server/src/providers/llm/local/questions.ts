@@ -49,7 +49,7 @@ import {
   type FormCandidate,
 } from './forms.js';
 import { isVerse, needsContext, withoutOpener } from './context.js';
-import { notAClaim, unresolvedPronoun } from './claims.js';
+import { aboutTheArgument, implicitComparison, notAClaim, unresolvedPronoun } from './claims.js';
 import { castSwaps, storyCandidates } from './story.js';
 import { soundWh } from './wh-checks.js';
 import { readClause, type Clause } from './clauses.js';
@@ -507,8 +507,7 @@ export function writeSupported(ctx: WriterContext, count: number): MultipleChoic
     if (falses.length >= count * need && trues.length >= count) break;
     const alone = statementOf(ctx, s);
     if (!alone || narratorCount(alone) > 1) continue;
-    // A question, a cry, a fragment of verse, or a pronoun with no one before it to stand for.
-    if (notAClaim(s) || unresolvedPronoun(alone, (w) => nameWord(ctx, w), s.tokens)) continue;
+    if (!isClaim(ctx, s, alone)) continue;
     const statement = paraphrase(ctx, s, alone);
     const swap = alterations(s, statement, ctx).find(
       (a) => a.how !== 'negation' && !ctx.reference.contains(a.statement),
@@ -535,6 +534,24 @@ export function writeSupported(ctx: WriterContext, count: number): MultipleChoic
     for (const w of wrong) markUsed(ctx, w.s);
   }
   return out;
+}
+
+/**
+ * A statement students can judge alone (decision 016, "True/false statements are claims"): not
+ * a question, a cry, a fragment of verse or two sentences run together, no pronoun with nothing
+ * before it to stand for, no comparison whose standard was in the sentence before.
+ */
+function isClaim(ctx: WriterContext, s: Sentence, statement: string): boolean {
+  return (
+    !notAClaim(s) &&
+    !unresolvedPronoun(statement, (w) => nameWord(ctx, w), s.tokens) &&
+    !implicitComparison(s) &&
+    !aboutTheArgument(
+      s,
+      (lemma) => ctx.analysis.words.get(`NOUN:${lemma}`)?.count ?? 0,
+      (w) => nameWord(ctx, w),
+    )
+  );
 }
 
 function narratorCount(text: string): number {
@@ -632,7 +649,7 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
     if (thing && !/\b(?:he|she|his|her|him)\b/i.test(statement.slice(3)))
       c.subjectText = capitalise(thing);
     else if (!resolvePronoun(ctx, c, null) || !c.subjectText) return null;
-    statement = `${c.subjectText}${statement.slice(lead[1]!.length)}`;
+    statement = `${capitalise(withArticle(ctx, c.subjectText))}${statement.slice(lead[1]!.length)}`;
     if (needsContext(statement, ctx.analysis)) return null;
     return statement;
   }
@@ -701,6 +718,21 @@ function pronounBoundToSubject(ctx: WriterContext, s: Sentence): boolean {
   return false;
 }
 /**
+ * A name as the text uses it: "the Mouse" for a fable's character the text always gives an
+ * article ("a Mouse", "the Mouse"), never a bare "Mouse" inside a sentence.
+ */
+export function withArticle(ctx: WriterContext, name: string): string {
+  if (/^(?:the|a|an) /i.test(name)) return name;
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const text = ctx.analysis.sentences.map((x) => x.text).join(' ');
+  const withOne = (text.match(new RegExp(`\\b(?:the|a|an) ${esc}\\b`, 'g')) ?? []).length;
+  const bare = (
+    text.match(new RegExp(`(?<!\\b(?:the|a|an|The|A|An) )(?<=[\\p{L},;] )${esc}\\b`, 'gu')) ?? []
+  ).length;
+  return withOne > 0 && bare === 0 ? `the ${name}` : name;
+}
+
+/**
  * "No one had ever bargained with him before." → "… with the North Wind before." when the
  * sentence names no one, its only pointing words are he/him/his (or she/her), and one person
  * of that gender is named in it or the two sentences before.
@@ -715,7 +747,7 @@ function objectPronounsNamed(ctx: WriterContext, s: Sentence, statement: string)
   if (male === female) return null;
   const c = { sentence: s, pronoun: male ? 'he' : 'she' } as Clause;
   if (!resolvePronoun(ctx, c, null) || !c.subjectText) return null;
-  const name = c.subjectText;
+  const name = withArticle(ctx, c.subjectText);
   if (statement.includes(name)) return null;
   const replaced = statement.replace(
     /\b(his|her|him|hers)\b(\s+)?(\S+)?/gi,
@@ -750,17 +782,37 @@ export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): 
     return `${capitalise(head)} because ${decapitalise(because[1]!, nameWord(ctx, t[1]?.value ?? ''))}.`;
   }
   // "One spring, the potter sold her bowls." → "The potter sold her bowls one spring."
+  // Moved to the end of a clause with a clause inside it, the phrase would attach to that one
+  // ("… the finest blanket she had ever made one autumn"): only after a clause of one verb.
+  const comma = t.findIndex((x) => x.value === ',');
+  if (comma > 0 && clauseInside(t.slice(comma + 1))) return statement;
   const time = TIME_LEAD.exec(statement);
   if (time && !/[,;:—]/.test(time[2]!) && /[.!]$/.test(time[2]!))
     return `${capitalise(time[2]!.replace(/[.!]$/, ''))} ${time[1]!.charAt(0).toLowerCase()}${time[1]!.slice(1)}.`;
   const c = readClause(s, 0, t.length, { opensWithName: nameWord(ctx, t[0]?.value ?? '') });
   if (!c?.lead || c.lead[0] !== 0 || t[0]!.pos !== 'ADP' || t[c.lead[1] - 1]?.value !== ',')
     return statement;
-  const comma = statement.indexOf(',');
-  const rest = statement.slice(comma + 1).trim();
+  const at = statement.indexOf(',');
+  const rest = statement.slice(at + 1).trim();
   if (/[,;:—]/.test(rest) || !/[.!]$/.test(rest)) return statement;
-  const lead = statement.slice(0, comma);
+  const lead = statement.slice(0, at);
   return `${capitalise(rest.replace(/[.!]$/, ''))} ${lead.charAt(0).toLowerCase()}${lead.slice(1)}.`;
+}
+
+/**
+ * A clause inside a run of tokens: a relative or joining word ("that", "who", "because") or a
+ * subject pronoun after the first word with its verb ("the blanket she had made").
+ */
+export function clauseInside(tokens: Sentence['tokens']): boolean {
+  return tokens.some(
+    (x, i) =>
+      /^(?:that|which|who|whom|whose|when|where|while|because|if|until|unless|although|though|since)$/i.test(
+        x.value,
+      ) ||
+      (i > 0 &&
+        /^(?:he|she|they|we|i|you|it)$/i.test(x.value) &&
+        ['VERB', 'AUX'].includes(tokens[i + 1]?.pos ?? '')),
+  );
 }
 
 // An opening time phrase of a noun ("One spring,", "That night,", "Last Sunday,").
@@ -894,7 +946,9 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
       if (
         flipped &&
         normaliseForMatch(flipped) !== normaliseForMatch(statement) &&
-        !/\b(?:do|does|did) (?!not\b|n't)\w+/i.test(flipped)
+        !/\b(?:do|does|did) (?!not\b|n't)\w+/i.test(flipped) &&
+        // "Grandma put the towel …" → "Grandma does not put …": a past told in the present.
+        !(/\b(?:do|does) not\b/i.test(flipped) && pastNarration(ctx))
       )
         out.push({ statement: flipped, how: 'negation' });
     } catch {
@@ -902,6 +956,17 @@ function alterations(s: Sentence, statement: string, ctx: WriterContext): Altera
     }
   }
   return out;
+}
+
+/** The text tells of the past: more "was", "had", "did" than "is", "has", "does". */
+function pastNarration(ctx: WriterContext): boolean {
+  let past = 0;
+  let present = 0;
+  for (const x of ctx.analysis.sentences.flatMap((s) => s.tokens)) {
+    if (/^(?:was|were|had|did)$/i.test(x.value)) past++;
+    else if (/^(?:is|are|am|has|have|does|do)$/i.test(x.value)) present++;
+  }
+  return past > present;
 }
 
 const PLAIN_OPPOSITES = new Set(
@@ -1044,8 +1109,7 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
     }
     const alone = statementOf(ctx, s);
     if (!alone || narratorCount(alone) > 1) continue;
-    // A question, a cry, a fragment of verse, or a pronoun with no one before it to stand for.
-    if (notAClaim(s) || unresolvedPronoun(alone, (w) => nameWord(ctx, w), s.tokens)) continue;
+    if (!isClaim(ctx, s, alone)) continue;
     const statement = paraphrase(ctx, s, alone);
     // A bare "not" in a sentence of little weight ("Nora did not look out of the window") asks
     // nothing worth asking: negations only of the passage's more important sentences.
@@ -1054,7 +1118,8 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
         ? alterations(s, statement, ctx).filter(
             (a) =>
               !ctx.reference.contains(a.statement) &&
-              (a.how !== 'negation' || important(ctx, s, 0.75)),
+              // Nor of the opening line: "A bird did not come down the walk" denies the premise.
+              (a.how !== 'negation' || (important(ctx, s, 0.75) && s.index > 0)),
           )
         : [];
     // Prefer a changed fact to a plain negation: it makes students read closely.
