@@ -236,6 +236,20 @@ export function clauseEnd(c: Clause): number {
     }
     // "wrapped it tightly and told him …": a second verb joined without a comma.
     if (/^(?:and|or|but)$/i.test(x.value) && i > c.restStart && t[i + 1]?.pos === 'VERB') return i;
+    // "hid the lantern in the alley and the watch began": a second clause with its own subject.
+    if (/^(?:and|or|but)$/i.test(x.value) && i > c.restStart) {
+      for (let k = i + 2; k <= i + 4 && k < c.to; k++) {
+        const v = t[k]!;
+        if (v.value === ',' || CLAUSE_BREAK.test(v.value)) break;
+        // (A finite verb: "and to my family breathing" starts no clause.)
+        const finite =
+          v.pos === 'AUX' ||
+          (v.pos === 'VERB' &&
+            v.value.toLowerCase() !== v.lemma.toLowerCase() &&
+            !/ing$/i.test(v.value));
+        if (finite && ['NOUN', 'PROPN', 'PRON'].includes(t[k - 1]!.pos)) return i;
+      }
+    }
   }
   let end = c.to;
   while (end > c.restStart && !isWord(t[end - 1])) end -= 1;
@@ -351,6 +365,21 @@ export function invertedQuestion(
     .replace(/,\s*,/g, ',')
     .replace(/^[,\s]+|[,\s]+$/g, '')
     .trim();
+  // "rolled across Oklahoma and Texas": the asked-for phrase was one of a pair; "has two ends
+  // called poles": a participle after it describes it. Either way the rest is left dangling.
+  if (remove && remove[0] >= c.restStart) {
+    const next = t[remove[1]];
+    if (next && remove[1] < end && /^(?:and|or|nor)$/i.test(next.value)) return null;
+    if (
+      next &&
+      remove[1] < end &&
+      next.pos === 'VERB' &&
+      /(?:ed|en|called|named|known)$/i.test(next.value)
+    )
+      return null;
+  }
+  // "Every magnet has two ends": "has" is the verb itself, and a question needs "does … have".
+  if (!c.verb && c.aux.length === 1 && /^(?:has|have|had)$/i.test(c.aux[0]!.value)) return null;
   // A dangling preposition or article means the removed phrase was needed.
   if (/\b(?:the|a|an|of|in|at|to|by|from|with|for|on|and|or)$/i.test(rest)) return null;
   if (/\b(?:I|me|my|we|us|our|you|your)\b/.test(rest)) return null;

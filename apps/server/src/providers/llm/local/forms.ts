@@ -20,7 +20,7 @@ import {
   type WriterContext,
 } from './common.js';
 import { commonVerb, topicWords, wordNetNear } from './gates.js';
-import { detectGenre } from './genre.js';
+import { detectGenre, tellsAStory } from './genre.js';
 import { passageDefinitions } from './senses.js';
 import { keyness, targetsOf } from './targets.js';
 import { describeWord } from './analyse.js';
@@ -303,6 +303,13 @@ function countQuestion(ctx: WriterContext, s: Sentence, c: Clause): FormCandidat
     // "About how many copies were printed?": copies, parts, members … of what? A noun that
     // names a share of something else needs its "of" phrase.
     if (RELATIONAL.test(t[j - 1]!.value) && t[j]?.normal !== 'of') continue;
+    // "How many hours passed?", "How many months did he lie ill?": in a story, how long
+    // something took is a detail of the telling (WordNet's nouns of time).
+    if (
+      tellsAStory(detectGenre(ctx.analysis)) &&
+      lexFileOf(t[j - 1]!.lemma.toLowerCase(), 'noun') === 28
+    )
+      continue;
     // "eleven years old": a measure of the adjective after it ("How many years was Mary old?").
     if (
       t[j]?.pos === 'ADJ' ||

@@ -6,7 +6,7 @@ import { baseForm, invertedQuestion, readClause, subjectPhrase } from './clauses
 import { seededRandom, type WriterContext } from './common.js';
 import { storyCast, usedAsPlace } from './characters.js';
 import type { FormCandidate } from './forms.js';
-import { mannerCandidates } from './forms.js';
+import { mannerCandidates, whCandidates } from './forms.js';
 import { detectGenre } from './genre.js';
 import { storyCandidates } from './story.js';
 import { mentionedElsewhere, soundWh } from './wh-checks.js';
@@ -211,5 +211,66 @@ describe('where-questions about looking', () => {
     expect(storyCandidates(ctx, looked, true).map((c) => c.prompt)).not.toContain(
       'Where did Lina look?',
     );
+  });
+});
+
+describe('second round on fresh chapters', () => {
+  const ctx = contextFor(HARBOUR);
+  it('drops a who-question on "was" with no noun and one describing word', () => {
+    expect(soundWh(ctx, candidate(ctx, 'Who was equally willing?', 'Ivo', 'Ivo tied'))).toBeNull();
+    expect(
+      soundWh(ctx, candidate(ctx, 'Who was crying as usual?', 'Tessa', 'Tessa drew')),
+    ).toBeNull();
+  });
+  it('drops a who-question about a gesture of the body', () => {
+    expect(soundWh(ctx, candidate(ctx, 'Who took a hand?', 'Rami', 'Rami hung'))).toBeNull();
+  });
+  it('drops a story question with a present tense anywhere outside quoted words', () => {
+    expect(
+      soundWh(
+        ctx,
+        candidate(
+          ctx,
+          'Who had to mend the net because there is a storm tonight?',
+          'Rami',
+          'One windy day',
+        ),
+      ),
+    ).toBeNull();
+  });
+  it('ends the clause before "and" with a subject and verb of its own', () => {
+    const a = analyse('Jonah hid the lantern in the barrel and the watch began.');
+    const s = a.sentences[0]!;
+    const c = readClause(s, 0, s.tokens.length, { opensWithName: true })!;
+    const lantern = s.tokens.findIndex((t) => t.value === 'the');
+    expect(invertedQuestion(c, 'What', [lantern, lantern + 2])).toBe(
+      'What did Jonah hide in the barrel?',
+    );
+  });
+});
+
+describe('how long something took in a story', () => {
+  it('asks no "How many hours …?"', () => {
+    const text = `${HARBOUR} Ivo waited three hours on the quay for the doctor.`;
+    const ctx = contextFor(text);
+    const s = ctx.analysis.sentences.find((x) => x.text.startsWith('Ivo waited'))!;
+    expect(whCandidates(ctx, s).map((c) => c.prompt)).not.toContainEqual(
+      expect.stringMatching(/^How many hours/),
+    );
+  });
+});
+
+describe('a removed phrase leaves nothing dangling', () => {
+  it('asks nothing about one of a pair or a phrase a participle describes, nor with "has" as the verb', () => {
+    const a = analyse('A cloud of smoke rolled across Ohio and Texas in the spring.');
+    const s = a.sentences[0]!;
+    const c = readClause(s)!;
+    const across = s.tokens.findIndex((t) => t.value === 'across');
+    expect(invertedQuestion(c, 'Where', [across, across + 2])).toBeNull();
+    const b = analyse('Every battery has two ends called terminals.');
+    const s2 = b.sentences[0]!;
+    const c2 = readClause(s2)!;
+    const two = s2.tokens.findIndex((t) => t.value === 'two');
+    expect(invertedQuestion(c2, 'How many ends', [two, two + 2])).toBeNull();
   });
 });

@@ -156,6 +156,16 @@ function turnsOn(ctx: WriterContext, c: FormCandidate, kind: 'who' | 'what' | 'w
   return [head];
 }
 
+/** How many describing words of the evidence the question keeps ("fair and very wise": 2). */
+function describingWords(ctx: WriterContext, c: FormCandidate): number {
+  const words = new Set(c.prompt.toLowerCase().match(/[\p{L}-]+/gu) ?? []);
+  let n = 0;
+  for (const i of c.sentences)
+    for (const t of ctx.analysis.sentences[i]?.tokens ?? [])
+      if (t.pos === 'ADJ' && words.has(t.value.toLowerCase())) n += 1;
+  return n;
+}
+
 /**
  * The question as it may be shown (options of the wrong kind removed), or null when it is not
  * a question a teacher would sign.
@@ -175,6 +185,15 @@ export function soundWh(ctx: WriterContext, c: FormCandidate): FormCandidate | n
   if (kind === 'who' && !/^the\s/i.test(c.answer) && commonNoun(ctx.analysis, c.answer))
     return null;
   const analysis = ctx.analysis;
+  // "Who was equally willing?", "Who was crying as usual?": a predicate of "be" with no noun
+  // and one describing word at most says too little to ask about (willing to do what?).
+  if (
+    kind === 'who' &&
+    /^Who (?:was|were|is|are)\b/.test(c.prompt) &&
+    turnsOn(ctx, c, 'who').length === 0 &&
+    describingWords(ctx, c) < 2
+  )
+    return null;
   let distractors = c.distractors;
   if (distractors.length) {
     const seen = new Set(nameWords(c.answer));
@@ -207,10 +226,26 @@ export function soundWh(ctx: WriterContext, c: FormCandidate): FormCandidate | n
     (kind === 'who' || kind === 'what' || kind === 'where')
   ) {
     // A story's narration is told in the past: "Who is a very ladylike girl?" comes from speech.
-    if (kind === 'who' && /^Who (?:is|are|am|has|have|does|do)\b/.test(c.prompt)) return null;
+    if (
+      /(?<!\b(?:would|could|should|might|must|will|may|shall|to|not) )\b(?:is|are|am|has|have|does|do|tonight|today|tomorrow)\b/i.test(
+        stem,
+      )
+    )
+      return null;
     // What it turns on comes up again in the story; a character's description ("Who was
     // fair and very wise?") is about the character.
-    const description = kind === 'who' && /^Who (?:was|were)\b/.test(c.prompt);
+    // ("Who was crying as usual?", "Who was suffering in reality?": a verb's form after
+    // "was", not a description; "Who was equally willing?": one describing word alone often
+    // wants its complement, willing to do what?)
+    const after = /^Who (?:was|were)\s+(?:\p{L}+ly\s+)*(\p{L}+)/u.exec(c.prompt)?.[1] ?? '';
+    const description =
+      kind === 'who' &&
+      !!after &&
+      !/(?:ing|ed)$/.test(after) &&
+      (turnsOn(ctx, c, kind).length > 0 || describingWords(ctx, c) >= 2);
+    // "Who took a hand?", "Who drew a breath?": a gesture of the body, not an event.
+    const whoNouns = kind === 'who' ? turnsOn(ctx, c, kind) : [];
+    if (whoNouns.length > 0 && whoNouns.every((n) => lexFileOf(n, 'noun') === BODY)) return null;
     // "What were the men shaking? Hands.": a gesture, not a thing of the story.
     if (kind === 'what' && turnsOn(ctx, c, kind).some((n) => lexFileOf(n, 'noun') === BODY))
       return null;
