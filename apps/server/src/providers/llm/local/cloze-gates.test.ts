@@ -4,6 +4,7 @@ import {
   bareSingularSlot,
   classFault,
   countable,
+  comparedTo,
   countedSlot,
   kindOfKey,
   massInPassage,
@@ -416,5 +417,29 @@ describe('options that do not fit the blank’s grammar or name a kind of the ke
     expect(kindOfKey('animal', 'dog')).toBe(true);
     expect(kindOfKey('dog', 'cat')).toBe(false);
     expect(kindOfKey('dog', 'animal')).toBe(false);
+  });
+});
+
+describe('options the passage uses only figuratively or inside a compound (issue 22, trivial)', () => {
+  // Written for these tests (CC0).
+  const GARDEN = [
+    'The maple seed spins down like a tiny propeller.',
+    'Plants take in carbon dioxide through their leaves.',
+    'A beetle crawled across the leaf and hid under a stone.',
+    'The gardener found a beetle on her glove.',
+  ].join(' ');
+  const a = analyse(GARDEN);
+
+  it('knows a noun that only ever stands in a comparison ("like a tiny propeller")', () => {
+    const s = sentenceWith(a, 'The maple seed');
+    const at = s.tokens.findIndex((t) => t.value === 'propeller');
+    expect(comparedTo(s.tokens, at)).toBe(true);
+    expect(usageFault(a, 'propeller')).toBe('only in a comparison');
+    expect(usageFault(a, 'stone')).toBeNull();
+  });
+
+  it('knows the head of a compound that is seldom said alone ("carbon dioxide")', () => {
+    expect(usageFault(a, 'dioxide')).toBe('head of a compound');
+    expect(usageFault(a, 'leaf')).toBeNull();
   });
 });

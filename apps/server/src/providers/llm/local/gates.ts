@@ -952,7 +952,10 @@ export function clozeOptionFault(
     // many of its sentences, and often names the same thing as the key ("the tragedy").
     if (topicWords(analysis).has(lemma)) return 'topic word';
     const why = classFault(keyLemma, lemma) ?? usageFault(analysis, option);
-    if (why) return why;
+    // "frothed like _____": where the blank is itself a comparison, so may the options be.
+    const at = sentence ? sentence.tokens.findIndex((t) => t.start === target.start) : -1;
+    const compared = !!sentence && at >= 0 && comparedTo(sentence.tokens, at);
+    if (why && !(why === 'only in a comparison' && compared)) return why;
     if (sentence && bareSingularSlot(sentence, target.start) && countable(analysis, lemma))
       return 'needs an article';
     // "a special fluid called a _____" with "sawdust" or "water": a noun the passage uses only
@@ -989,6 +992,22 @@ export function clozeOptionFault(
 const EVERYDAY_ADJECTIVE_GRADE = 4;
 
 /**
+ * True when the noun at `index` is what something is compared to: after "like" ("spins like a
+ * little helicopter") or in "as … as a _____", with only a determiner, describing words or
+ * numbers between.
+ */
+export function comparedTo(tokens: Token[], index: number): boolean {
+  for (let j = index - 1, steps = 0; j >= 0 && steps < 4; j--, steps++) {
+    const t = tokens[j]!;
+    if (/^like$/i.test(t.value) && t.pos !== 'VERB') return true;
+    if (/^as$/i.test(t.value))
+      return tokens.slice(Math.max(0, j - 3), j).some((x) => /^as$/i.test(x.value));
+    if (!/^(?:DET|ADJ|ADV|NUM)$/.test(t.pos)) return false;
+  }
+  return false;
+}
+
+/**
  * Why the passage's own uses of a noun make it a poor option (null when they do not): it only
  * ever stands before another noun, as half of a compound ("the screw press": "a skilled
  * screw"), or only before "the"/"a", where it is a verb the tagger took for a noun ("storms
@@ -999,11 +1018,23 @@ export function usageFault(analysis: Analysis, option: string): string | null {
   let uses = 0;
   let modifier = 0;
   let verbLike = 0;
+  let compoundHead = 0;
+  let figurative = 0;
   for (const s of analysis.sentences) {
     if (!s.text.toLowerCase().includes(o)) continue;
     s.tokens.forEach((t, i) => {
       if (t.value.toLowerCase() !== o) return;
       uses += 1;
+      // "carbon dioxide": the head of a noun compound WordNet lists, a word seldom said alone
+      // (no tagged use of its own in WordNet's corpus).
+      const before = s.tokens[i - 1];
+      if (
+        before?.pos === 'NOUN' &&
+        frequencyOf(o, 'noun') <= 0 &&
+        lookup(`${before.value.toLowerCase()} ${o}`, 'noun')
+      )
+        compoundHead += 1;
+      if (comparedTo(s.tokens, i)) figurative += 1;
       const next = s.tokens[i + 1];
       if (next && next.pos === 'NOUN' && /^\p{Ll}/u.test(next.value)) modifier += 1;
       else if (next && /^(?:the|a|an|his|her|its|their|our|my|your)$/i.test(next.value))
@@ -1012,6 +1043,8 @@ export function usageFault(analysis: Analysis, option: string): string | null {
   }
   if (uses === 0) return null;
   if (modifier === uses) return 'half of a compound';
+  if (compoundHead === uses) return 'head of a compound';
+  if (figurative === uses) return 'only in a comparison';
   if (verbLike === uses) return 'reads as a verb';
   return null;
 }
