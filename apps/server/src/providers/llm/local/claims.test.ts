@@ -77,6 +77,16 @@ describe('a pronoun needs someone before it in the statement (unresolvedPronoun)
     expect(unresolvedPronoun('The old fox hid his food under the leaves.', none)).toBeNull();
   });
 
+  it('finds an object "it" whose only thing before it is its own clause\'s subject', () => {
+    const t = (text: string) => analyse(text).sentences[0]!.tokens;
+    const a = 'A grey cat was sleeping on it.';
+    expect(unresolvedPronoun(a, none, t(a))).toBe('it');
+    const b = 'The boy found the key and put it in his pocket.';
+    expect(unresolvedPronoun(b, none, t(b))).toBeNull();
+    const c = 'The bread rose until it was light.';
+    expect(unresolvedPronoun(c, none, t(c))).toBeNull();
+  });
+
   it('lets "it" or "they" stand for any thing named before them', () => {
     expect(unresolvedPronoun('The kettle boiled until it was dry.', none)).toBeNull();
     expect(unresolvedPronoun('Quickly and quietly they loaded the wagons.', none)).toBe('they');

@@ -63,6 +63,8 @@ export function hasFiniteVerb(s: Sentence): boolean {
   return false;
 }
 
+const CLAUSE_BREAK =
+  /[,;:—]|\b(?:and|but|or|so|that|which|who|when|while|because|until|after|before|if)\b/i;
 const PERSONAL = /^(?:he|him|his|himself|she|her|hers|herself)$/i;
 const IMPERSONAL = /^(?:it|its|itself|they|them|their|theirs|themselves)$/i;
 // WordNet's lexicographer files: noun.animal and noun.person.
@@ -93,8 +95,12 @@ export function unresolvedPronoun(
   const nounTag = new Set(
     (tags ?? []).filter((x) => x.pos === 'NOUN' || x.pos === 'PROPN').map((x) => x.value),
   );
+  const verbTag = new Set(
+    (tags ?? []).filter((x) => x.pos === 'VERB' || x.pos === 'AUX').map((x) => x.value),
+  );
   let person = false;
   let thing = false;
+  let nouns = 0;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!.replace(/['’]s$/, '');
     if (PERSONAL.test(w)) {
@@ -103,16 +109,24 @@ export function unresolvedPronoun(
     }
     if (IMPERSONAL.test(w)) {
       if (!thing && !person) return w;
+      // "A dog was lying on it": an object "it" or "them" is never its own clause's subject,
+      // so a lone noun before it in one clause cannot be what it stands for.
+      const next = words[i + 1];
+      const object = /^(?:it|them)$/i.test(w) && (!next || !verbTag.has(next));
+      const upTo = statement.slice(0, statement.search(new RegExp(`\\b${w}\\b`)));
+      if (object && tags && nouns === 1 && !CLAUSE_BREAK.test(upTo)) return w;
       continue;
     }
     if (named(w) || (i > 0 && /^\p{Lu}/u.test(w) && !/^I$/.test(w)) || /^narrator$/i.test(w)) {
       person = true;
       thing = true;
+      nouns++;
       continue;
     }
     const lemma = nounLemma(w);
     if (!lemma || (tags && !nounTag.has(words[i]!) && !nounTag.has(w))) continue;
     thing = true;
+    nouns++;
     const lex = lexFileOf(lemma, 'noun');
     if (lex === PERSON || lex === ANIMAL) person = true;
   }
