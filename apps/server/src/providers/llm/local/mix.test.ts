@@ -37,19 +37,6 @@ describe('moving the places of a default mix', () => {
     });
   });
 
-  it('fills places nobody else can take with spare blanks rather than leave them empty', () => {
-    const written = {
-      multiple_choice: qs('multiple_choice', 8, 'cloze'),
-      true_false: qs('true_false', 3),
-      short_answer: [],
-    };
-    expect(rebalanced(counts, written, 4)).toEqual({
-      multiple_choice: 7,
-      true_false: 3,
-      short_answer: 0,
-    });
-  });
-
   it('counts blanks past the cloze budget as places not filled well', () => {
     const written = {
       multiple_choice: qs('multiple_choice', 7, 'cloze'),

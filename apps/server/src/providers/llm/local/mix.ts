@@ -45,15 +45,8 @@ export function rebalanced(
     out[k] = (out[k] ?? 0) + take;
     free -= take;
   }
-  // Places no kind can fill well go to multiple choice while it has spare blanks (a blank past
-  // the budget is better than an empty place, which raises the share of blanks as well), then
-  // back where they came from.
-  const spare = Math.max(0, (written.multiple_choice?.length ?? 0) - (out.multiple_choice ?? 0));
-  if ((counts.multiple_choice ?? 0) > 0 && spare > 0 && free > 0) {
-    const take = Math.min(free, spare);
-    out.multiple_choice = (out.multiple_choice ?? 0) + take;
-    free -= take;
-  }
+  // Places no kind can fill well go back where they came from, multiple choice first (a spare
+  // blank may fill them).
   for (const k of ['multiple_choice', 'true_false', 'short_answer'] as QuestionKind[]) {
     const n = short.get(k) ?? 0;
     if (free === 0) break;
