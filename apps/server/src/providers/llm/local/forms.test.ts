@@ -313,6 +313,30 @@ describe('more links of cause and effect (since, therefore, which is why)', () =
     ).toContainEqual(['Why did the travellers move slowly?', 'Because the path was narrow.']);
   });
 
+  it('reads ", for" with a clause of its own as a reason, but not a report ("for he said that")', () => {
+    expect(
+      pairs('The sailors stayed in the harbour all week, for the sea was too rough for the boats.'),
+    ).toContainEqual([
+      'Why did the sailors stay in the harbour all week?',
+      'Because the sea was too rough for the boats.',
+    ]);
+    expect(
+      why('The sailors stayed in the harbour all week, for they knew that storms were near.'),
+    ).toEqual([]);
+    expect(why('The sailors stayed in the harbour, for a week.')).toEqual([]);
+  });
+
+  it('asks nothing of a sentence that goes on from a quote, or of a coordinated predicate', () => {
+    expect(why('the sailor said to his friend, for the sea was too rough for the boats.')).toEqual(
+      [],
+    );
+    expect(
+      why(
+        'The farmers left the valley and walked to the town, because the river flooded the fields.',
+      ),
+    ).toEqual([]);
+  });
+
   it('asks nothing of a negated clause ("didn’t like")', () => {
     for (const text of [
       'The old keeper didn’t like the new lamp, because the glass cracked in the cold.',

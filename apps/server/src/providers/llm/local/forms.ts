@@ -661,12 +661,16 @@ export function resolvePronoun(ctx: WriterContext, c: Clause, cause: Clause | nu
 function causePairs(ctx: WriterContext, s: Sentence): CausePair[] {
   const t = s.tokens;
   const out: CausePair[] = [];
-  if (s.hasQuotes || s.speaker) return out;
+  // "she said to herself, for …": a sentence that opens in lower case goes on from a quote.
+  if (s.hasQuotes || s.speaker || /^\p{Ll}/u.test(s.text)) return out;
   let because = t.findIndex((x, i) => x.normal === 'because' && t[i + 1]?.normal !== 'of');
   // "They stayed indoors, since the road was flooded": "since" with a clause gives a reason,
   // like "because", unless it tells a time ("since 1900", "ever since", "it has rained since
   // we arrived": a perfect or a span of time in the main clause).
   if (because < 0) because = causalSince(ctx, s);
+  // "Alice crouched down, for her neck kept getting caught in the branches": "for" after a
+  // comma, with a clause of its own (a subject and a verb), gives a reason too.
+  if (because < 0) because = causalFor(ctx, s);
   const previous = ctx.analysis.sentences[s.index - 1];
   const usablePrevious =
     previous && previous.paragraph === s.paragraph && !previous.hasQuotes && previous.words <= 22;
@@ -777,6 +781,20 @@ function causalSince(ctx: WriterContext, s: Sentence): number {
   return at;
 }
 
+/** The index of a "for" after a comma that opens a clause of its own (a reason), or -1. */
+function causalFor(ctx: WriterContext, s: Sentence): number {
+  const t = s.tokens;
+  const at = t.findIndex(
+    (x, i) => i >= 3 && x.normal === 'for' && (t[i - 1]!.value === ',' || t[i - 1]!.value === ';'),
+  );
+  if (at < 0) return -1;
+  const end = t.findIndex((x, i) => i > at && /^[,;:—]$/.test(x.value));
+  const c = clauseOf(ctx, s, at + 1, end < 0 ? t.length : end, true);
+  // "for he explained that …", "for I knew that …": a report, the speaker's ground, not a cause.
+  if (!c || c.from !== at + 1 || t[c.restStart]?.normal === 'that') return -1;
+  return at;
+}
+
 /**
  * A link that puts a result after a cause in one sentence: ", so" (not "so much", "so that"),
  * ", and so", ", and therefore", "; therefore", ", which is why", ", and that is why". Gives the
@@ -811,6 +829,25 @@ export function causeCandidates(
     for (const pair of causePairs(ctx, s)) {
       const prompt = invertedQuestion(pair.effect, 'Why', null);
       if (!prompt) continue;
+      // "Why did the girls hasten out and hurried …?": do-support turns only the first verb
+      // of a coordinated predicate into its base form.
+      const e = pair.effect;
+      const et = e.sentence.tokens;
+      if (
+        /^Why (?:did|does|do)\b/.test(prompt) &&
+        et.some(
+          (x, i) =>
+            i >= e.restStart &&
+            i < clauseEnd(e) &&
+            x.normal === 'and' &&
+            !!et[i + 1] &&
+            // "and hurried through": the tagger may read a past verb as an adjective.
+            ((et[i + 1]!.pos === 'VERB' &&
+              et[i + 1]!.value.toLowerCase() !== et[i + 1]!.lemma.toLowerCase()) ||
+              (/ed$/i.test(et[i + 1]!.value) && et[i + 2]?.pos === 'ADP')),
+        )
+      )
+        continue;
       if (/\b(?:I|me|my|we|us|our|you|your)\b/.test(pair.cause)) continue;
       pairs.push({ ...pair, prompt });
     }
