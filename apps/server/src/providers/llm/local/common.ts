@@ -206,9 +206,12 @@ export function insideQuotes(sentence: Sentence, token: Token): boolean {
  */
 export function standAloneStatement(sentence: Sentence): string | null {
   const t = sentence.tokens;
+  // "our" alone (no "we"/"us" in the sentence) reads as "the narrator's": "Our master was a
+  // kind man" → "The narrator's master was a kind man". With "we" or "us" the group is the
+  // subject or object too, and "the narrator" would say less than the text.
   if (
     t.some((x) =>
-      /^(?:we|us|our|ours|ourselves|you|your|yours|yourself|mine|myself|thee|thou|thy|ye)$/i.test(
+      /^(?:we|us|ours|ourselves|you|your|yours|yourself|mine|myself|thee|thou|thy|ye)$/i.test(
         x.value,
       ),
     )
@@ -236,7 +239,7 @@ export function standAloneStatement(sentence: Sentence): string | null {
       const tail = v.slice(2).toLowerCase();
       const verb = tail === 'm' ? 'is' : tail === 've' ? 'has' : tail === 'll' ? 'will' : 'had';
       replacements.push({ start: token.start, end: token.end, text: `the narrator ${verb}` });
-    } else if (/^my$/i.test(v)) {
+    } else if (/^(?:my|our)$/i.test(v)) {
       replacements.push({ start: token.start, end: token.end, text: "the narrator's" });
     } else if (/^me$/i.test(v)) {
       replacements.push({ start: token.start, end: token.end, text: 'the narrator' });
