@@ -604,7 +604,7 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
     return null;
   // "Cried Mira.", "Grandpa asked.": the tag of a line of dialogue, not a statement.
   if (s.tokens[0]?.pos === 'VERB' || /^(?:said|asked|cried|replied)\b/i.test(s.text)) return null;
-  let statement = standAloneStatement(s);
+  let statement = standAloneStatement(s, tellsAStory(detectGenre(ctx.analysis)));
   if (!statement) return null;
   // "The school day should be arranged …": a claim or an opinion, not a fact to judge.
   if (/\b(?:should|ought to|must)\b/i.test(statement)) return null;
@@ -770,7 +770,8 @@ function objectPronounsNamed(ctx: WriterContext, s: Sentence, statement: string)
  * opens with a pronoun). Unchanged when no safe change applies.
  */
 export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): string {
-  if (statement !== standAloneStatement(s)) return statement;
+  if (statement !== standAloneStatement(s, tellsAStory(detectGenre(ctx.analysis))))
+    return statement;
   const t = s.tokens;
   const because = /^Because ([^,;]{8,120}), ([^,;]{8,160})\.$/.exec(statement);
   if (because) {
@@ -1036,6 +1037,9 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
   }
 }
 
+const SUBORDINATOR =
+  /^(?:as|when|while|if|because|though|although|since|before|after|until|unless|whereas|once)$/i;
+
 /**
  * The part of a sentence before its first semicolon, as a sentence of its own: a semicolon joins
  * independent clauses, so the first one is a whole statement ("The sun rose as I went down the
@@ -1047,7 +1051,21 @@ export function beforeSemicolon(s: Sentence): Sentence | null {
   if (at < 0 || s.hasQuotes || /[:“”"‘]/.test(s.text.slice(0, at))) return null;
   const tokens = s.tokens.filter((x) => x.end <= at);
   const words = tokens.filter((x) => /\p{L}/u.test(x.value)).length;
-  if (words < 5 || words > 25) return null;
+  // Short heads lean on what follows ("I didn't mean to; …", "I smiled at the notion; …").
+  if (words < 7 || words > 25) return null;
+  const lead = tokens.find((x) => x.pos !== 'CCONJ' && /\p{L}/u.test(x.value));
+  // "(But) as the skull embraces so large a part of the skeleton; …": a subordinate clause with
+  // no main clause after a comma is no statement.
+  if (
+    (lead?.pos === 'SCONJ' || SUBORDINATOR.test(lead?.value ?? '')) &&
+    !tokens.some(
+      (x, i) =>
+        i > 0 &&
+        x.value === ',' &&
+        tokens.slice(i + 1).some((y) => y.pos === 'VERB' || y.pos === 'AUX'),
+    )
+  )
+    return null;
   if (!tokens.some((x) => x.pos === 'AUX' || (x.pos === 'VERB' && !/ing$/i.test(x.value))))
     return null;
   const text = `${s.text.slice(0, at).replace(/[\s,]+$/, '')}.`;
