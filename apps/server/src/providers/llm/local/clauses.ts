@@ -171,10 +171,16 @@ export function readClause(
     aux.push(t[i]!);
     i += 1;
     // "had even used", "was already standing": an adverb inside the verb group.
-    if (t[i]?.pos === 'ADV' && t[i + 1] && (t[i + 1]!.pos === 'VERB' || t[i + 1]!.pos === 'AUX'))
+    // A negation ("did n’t like") is not skipped: it ends the clause's use below.
+    if (
+      t[i]?.pos === 'ADV' &&
+      !/^(?:not|n['’]t|never)$/i.test(t[i]!.value) &&
+      t[i + 1] &&
+      (t[i + 1]!.pos === 'VERB' || t[i + 1]!.pos === 'AUX')
+    )
       i += 1;
   }
-  if (t[i] && /^(?:not|n't|never)$/i.test(t[i]!.value)) return null;
+  if (t[i] && /^(?:not|n['’]t|never)$/i.test(t[i]!.value)) return null;
   let verb: Token | null = null;
   if (t[i]?.pos === 'VERB') {
     verb = t[i]!;

@@ -257,3 +257,91 @@ describe('a test mixes question forms (issue 13)', () => {
     }
   });
 });
+
+describe('more links of cause and effect (since, therefore, which is why)', () => {
+  const why = (text: string) =>
+    causeCandidates(contextFor(text), contextFor(text).analysis.sentences, 0);
+  const pairs = (text: string) => {
+    const ctx = contextFor(text);
+    return causeCandidates(ctx, ctx.analysis.sentences, 0).map((c) => [c.prompt, c.answer]);
+  };
+
+  it('reads a "since" with a clause of its own as a reason', () => {
+    expect(
+      pairs('The village stayed dry, since the farmers had built a high wall of sand.'),
+    ).toContainEqual([
+      'Why did the village stay dry?',
+      'Because the farmers had built a high wall of sand.',
+    ]);
+    expect(
+      pairs('Since the bridge was closed, the traders crossed the river by boat.'),
+    ).toContainEqual([
+      'Why did the traders cross the river by boat?',
+      'Because the bridge was closed.',
+    ]);
+  });
+
+  it('does not read a "since" of time as a reason', () => {
+    for (const text of [
+      'The old mill has stood empty, since the workers left the valley.',
+      'Since 1900, the town beside the river grew into a city.',
+      'Ever since the storm, the road along the coast stayed closed.',
+      'It was many years since the sailors saw the island.',
+      'Since then, the keepers lit the lamp every evening.',
+    ])
+      expect(why(text)).toEqual([]);
+  });
+
+  it('reads ", which is why" and ", and therefore" as a result after its cause', () => {
+    expect(
+      pairs('The soil on the hills is thin and poor, which is why the farmers keep sheep.'),
+    ).toContainEqual([
+      'Why do the farmers keep sheep?',
+      'Because the soil on the hills is thin and poor.',
+    ]);
+    expect(
+      pairs('Salt water freezes at a lower temperature, and therefore the sea stays open longer.'),
+    ).toContainEqual([
+      'Why does the sea stay open longer?',
+      'Because salt water freezes at a lower temperature.',
+    ]);
+  });
+
+  it('keeps the reason to its own clause when a new clause follows a comma', () => {
+    expect(
+      pairs('The travellers moved slowly, because the path was narrow, and the rain made it wet.'),
+    ).toContainEqual(['Why did the travellers move slowly?', 'Because the path was narrow.']);
+  });
+
+  it('reads ", for" with a clause of its own as a reason, but not a report ("for he said that")', () => {
+    expect(
+      pairs('The sailors stayed in the harbour all week, for the sea was too rough for the boats.'),
+    ).toContainEqual([
+      'Why did the sailors stay in the harbour all week?',
+      'Because the sea was too rough for the boats.',
+    ]);
+    expect(
+      why('The sailors stayed in the harbour all week, for they knew that storms were near.'),
+    ).toEqual([]);
+    expect(why('The sailors stayed in the harbour, for a week.')).toEqual([]);
+  });
+
+  it('asks nothing of a sentence that goes on from a quote, or of a coordinated predicate', () => {
+    expect(why('the sailor said to his friend, for the sea was too rough for the boats.')).toEqual(
+      [],
+    );
+    expect(
+      why(
+        'The farmers left the valley and walked to the town, because the river flooded the fields.',
+      ),
+    ).toEqual([]);
+  });
+
+  it('asks nothing of a negated clause ("didn’t like")', () => {
+    for (const text of [
+      'The old keeper didn’t like the new lamp, because the glass cracked in the cold.',
+      "The old keeper didn't like the new lamp, because the glass cracked in the cold.",
+    ])
+      for (const c of why(text)) expect(c.prompt).not.toMatch(/n['’]t|not/);
+  });
+});

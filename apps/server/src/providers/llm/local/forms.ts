@@ -661,8 +661,16 @@ export function resolvePronoun(ctx: WriterContext, c: Clause, cause: Clause | nu
 function causePairs(ctx: WriterContext, s: Sentence): CausePair[] {
   const t = s.tokens;
   const out: CausePair[] = [];
-  if (s.hasQuotes || s.speaker) return out;
-  const because = t.findIndex((x, i) => x.normal === 'because' && t[i + 1]?.normal !== 'of');
+  // "she said to herself, for …": a sentence that opens in lower case goes on from a quote.
+  if (s.hasQuotes || s.speaker || /^\p{Ll}/u.test(s.text)) return out;
+  let because = t.findIndex((x, i) => x.normal === 'because' && t[i + 1]?.normal !== 'of');
+  // "They stayed indoors, since the road was flooded": "since" with a clause gives a reason,
+  // like "because", unless it tells a time ("since 1900", "ever since", "it has rained since
+  // we arrived": a perfect or a span of time in the main clause).
+  if (because < 0) because = causalSince(ctx, s);
+  // "Alice crouched down, for her neck kept getting caught in the branches": "for" after a
+  // comma, with a clause of its own (a subject and a verb), gives a reason too.
+  if (because < 0) because = causalFor(ctx, s);
   const previous = ctx.analysis.sentences[s.index - 1];
   const usablePrevious =
     previous && previous.paragraph === s.paragraph && !previous.hasQuotes && previous.words <= 22;
@@ -679,7 +687,16 @@ function causePairs(ctx: WriterContext, s: Sentence): CausePair[] {
     }
     const effect = clauseOf(ctx, s, from, effectEnd, true);
     const before = from > 0 ? clauseOf(ctx, s, 0, from) : null;
-    const cause = withoutFinalPunctuation(s.text.slice(t[because + 1]!.start));
+    let cause = withoutFinalPunctuation(s.text.slice(t[because + 1]!.start));
+    // "… because pitfalls were common, and had to be guarded against": the reason is the
+    // clause before a comma that opens a new clause or predicate (and, but, so, which, where).
+    const cut = t.findIndex(
+      (x, i) =>
+        i > because + 3 &&
+        x.value === ',' &&
+        /^(?:and|but|so|which|where|who)$/i.test(t[i + 1]?.value ?? ''),
+    );
+    if (cut > 0 && clauseOf(ctx, s, because + 1, cut)) cause = spanText(s, because + 1, cut);
     if (
       effect &&
       clauseEnd(effect) === effectEnd &&
@@ -703,16 +720,11 @@ function causePairs(ctx: WriterContext, s: Sentence): CausePair[] {
     if (effect && resolvePronoun(ctx, effect, null))
       out.push({ effect, cause, sentences: [previous.index, s.index] });
   }
-  // "The watery inks ran off metal type, so he developed an oil-based ink."
-  const so = t.findIndex(
-    (x, i) =>
-      x.normal === 'so' &&
-      t[i - 1]?.value === ',' &&
-      !['ADJ', 'ADV'].includes(t[i + 1]?.pos ?? '') &&
-      t[i + 1]?.normal !== 'that',
-  );
+  // "The watery inks ran off metal type, so he developed an oil-based ink." Also ", and so",
+  // ", and therefore", "; therefore,", ", which is why", ", and that is why".
+  const [so, soEnd] = resultLink(t);
   if (so > 3) {
-    const effect = clauseOf(ctx, s, so + 1, t.length, true);
+    const effect = clauseOf(ctx, s, soEnd, t.length, true);
     const causeClause = clauseOf(ctx, s, 0, so - 1);
     const cause = s.text.slice(0, t[so - 2]!.end);
     if (
@@ -744,6 +756,68 @@ function causePairs(ctx: WriterContext, s: Sentence): CausePair[] {
   return out;
 }
 
+/** Words of a span of time: with them "since" tells when ("years since", "long since"). */
+const TIME_SPAN =
+  /^(?:ever|long|ago|years?|months?|weeks?|days?|hours?|times?|then|now|still|yet|always|never)$/;
+
+/**
+ * The index of a "since" that gives a reason: mid-sentence after a comma or at the start, with
+ * a clause of its own after it (a subject and a verb, not "since 1900" or "since then"), and a
+ * main clause with no perfect ("has rained since …") and no span of time; else -1.
+ */
+function causalSince(ctx: WriterContext, s: Sentence): number {
+  const t = s.tokens;
+  const at = t.findIndex((x) => x.normal === 'since');
+  if (at < 0 || (at > 0 && t[at - 1]?.value !== ',')) return -1;
+  if (t.filter((x) => x.normal === 'since').length > 1) return -1;
+  const next = t[at + 1];
+  if (!next || next.pos === 'NUM' || TIME_SPAN.test(next.normal)) return -1;
+  // The reason's own clause: up to the comma that closes it when it opens the sentence.
+  const comma = at === 0 ? t.findIndex((x) => x.value === ',') : t.length;
+  if (comma < 0 || !clauseOf(ctx, s, at + 1, comma, true)) return -1;
+  const main = at === 0 ? t.slice(comma + 1) : t.slice(0, at);
+  if (main.some((x) => x.lemma === 'have' || /^(?:'ve|'d)$/.test(x.normal))) return -1;
+  if (t.some((x) => TIME_SPAN.test(x.normal) || x.pos === 'NUM')) return -1;
+  return at;
+}
+
+/** The index of a "for" after a comma that opens a clause of its own (a reason), or -1. */
+function causalFor(ctx: WriterContext, s: Sentence): number {
+  const t = s.tokens;
+  const at = t.findIndex(
+    (x, i) => i >= 3 && x.normal === 'for' && (t[i - 1]!.value === ',' || t[i - 1]!.value === ';'),
+  );
+  if (at < 0) return -1;
+  const end = t.findIndex((x, i) => i > at && /^[,;:—]$/.test(x.value));
+  const c = clauseOf(ctx, s, at + 1, end < 0 ? t.length : end, true);
+  // "for he explained that …", "for I knew that …": a report, the speaker's ground, not a cause.
+  if (!c || c.from !== at + 1 || t[c.restStart]?.normal === 'that') return -1;
+  return at;
+}
+
+/**
+ * A link that puts a result after a cause in one sentence: ", so" (not "so much", "so that"),
+ * ", and so", ", and therefore", "; therefore", ", which is why", ", and that is why". Gives the
+ * link's first and after-last token, or [-1, -1].
+ */
+function resultLink(t: Sentence['tokens']): [number, number] {
+  for (let i = 1; i < t.length - 1; i++) {
+    if (t[i - 1]!.value !== ',' && t[i - 1]!.value !== ';') continue;
+    let j = i;
+    if (t[j]!.normal === 'and' && t[i - 1]!.value === ',') j++;
+    const w = t[j]?.normal;
+    if (w === 'so' && !['ADJ', 'ADV'].includes(t[j + 1]?.pos ?? '') && t[j + 1]?.normal !== 'that')
+      return [i, j + 1];
+    if (w === 'therefore' || w === 'consequently')
+      return [i, t[j + 1]?.value === ',' ? j + 2 : j + 1];
+    // ", which is why", ", and that is why", ", and this was why"
+    const which = (j === i && w === 'which') || (j > i && (w === 'that' || w === 'this'));
+    if (which && /^(?:is|was)$/.test(t[j + 1]?.normal ?? '') && t[j + 2]?.normal === 'why')
+      return [i, j + 3];
+  }
+  return [-1, -1];
+}
+
 /** "Why did …?" questions with the text's reason as the key and other reasons from the text as distractors. */
 export function causeCandidates(
   ctx: WriterContext,
@@ -755,6 +829,25 @@ export function causeCandidates(
     for (const pair of causePairs(ctx, s)) {
       const prompt = invertedQuestion(pair.effect, 'Why', null);
       if (!prompt) continue;
+      // "Why did the girls hasten out and hurried …?": do-support turns only the first verb
+      // of a coordinated predicate into its base form.
+      const e = pair.effect;
+      const et = e.sentence.tokens;
+      if (
+        /^Why (?:did|does|do)\b/.test(prompt) &&
+        et.some(
+          (x, i) =>
+            i >= e.restStart &&
+            i < clauseEnd(e) &&
+            x.normal === 'and' &&
+            !!et[i + 1] &&
+            // "and hurried through": the tagger may read a past verb as an adjective.
+            ((et[i + 1]!.pos === 'VERB' &&
+              et[i + 1]!.value.toLowerCase() !== et[i + 1]!.lemma.toLowerCase()) ||
+              (/ed$/i.test(et[i + 1]!.value) && et[i + 2]?.pos === 'ADP')),
+        )
+      )
+        continue;
       if (/\b(?:I|me|my|we|us|our|you|your)\b/.test(pair.cause)) continue;
       pairs.push({ ...pair, prompt });
     }
