@@ -204,13 +204,18 @@ export function insideQuotes(sentence: Sentence, token: Token): boolean {
  * "the narrator" where the verbs allow it (past tense, or am/have/do that can agree); null
  * when it cannot be done cleanly.
  */
-export function standAloneStatement(sentence: Sentence): string | null {
+export function standAloneStatement(sentence: Sentence, story = false): string | null {
   const t = sentence.tokens;
+  // In a story, "our" alone (no "we"/"us" in the sentence) reads as "the narrator's": "Our
+  // master was a kind man" → "The narrator's master was a kind man". With "we" or "us" the group
+  // is the subject or object too; outside a story "our" is everyone ("our planet").
   if (
-    t.some((x) =>
-      /^(?:we|us|our|ours|ourselves|you|your|yours|yourself|mine|myself|thee|thou|thy|ye)$/i.test(
-        x.value,
-      ),
+    t.some(
+      (x) =>
+        /^(?:we|us|ours|ourselves|you|your|yours|yourself|mine|myself|thee|thou|thy|ye)$/i.test(
+          x.value,
+        ) ||
+        (!story && /^our$/i.test(x.value)),
     )
   ) {
     return null;
@@ -236,7 +241,7 @@ export function standAloneStatement(sentence: Sentence): string | null {
       const tail = v.slice(2).toLowerCase();
       const verb = tail === 'm' ? 'is' : tail === 've' ? 'has' : tail === 'll' ? 'will' : 'had';
       replacements.push({ start: token.start, end: token.end, text: `the narrator ${verb}` });
-    } else if (/^my$/i.test(v)) {
+    } else if (/^(?:my|our)$/i.test(v)) {
       replacements.push({ start: token.start, end: token.end, text: "the narrator's" });
     } else if (/^me$/i.test(v)) {
       replacements.push({ start: token.start, end: token.end, text: 'the narrator' });

@@ -9,7 +9,7 @@ import type {
   VocabularyItem,
 } from '@chapterwise/shared';
 import { normaliseForMatch } from '../quality.js';
-import type { Sentence } from './analyse.js';
+import type { Sentence, Token } from './analyse.js';
 import {
   BLANK,
   capitalise,
@@ -604,7 +604,7 @@ export function statementOf(ctx: WriterContext, s: Sentence): string | null {
     return null;
   // "Cried Mira.", "Grandpa asked.": the tag of a line of dialogue, not a statement.
   if (s.tokens[0]?.pos === 'VERB' || /^(?:said|asked|cried|replied)\b/i.test(s.text)) return null;
-  let statement = standAloneStatement(s);
+  let statement = standAloneStatement(s, tellsAStory(detectGenre(ctx.analysis)));
   if (!statement) return null;
   // "The school day should be arranged …": a claim or an opinion, not a fact to judge.
   if (/\b(?:should|ought to|must)\b/i.test(statement)) return null;
@@ -770,7 +770,8 @@ function objectPronounsNamed(ctx: WriterContext, s: Sentence, statement: string)
  * opens with a pronoun). Unchanged when no safe change applies.
  */
 export function paraphrase(ctx: WriterContext, s: Sentence, statement: string): string {
-  if (statement !== standAloneStatement(s)) return statement;
+  if (statement !== standAloneStatement(s, tellsAStory(detectGenre(ctx.analysis))))
+    return statement;
   const t = s.tokens;
   const because = /^Because ([^,;]{8,120}), ([^,;]{8,160})\.$/.exec(statement);
   if (because) {
@@ -1036,6 +1037,50 @@ export function writeTrueFalse(ctx: WriterContext, count: number): TrueFalseQues
   }
 }
 
+const SUBORDINATOR =
+  /^(?:as|when|while|if|because|though|although|since|before|after|until|unless|whereas|once)$/i;
+
+/**
+ * The part of a sentence before its first semicolon, as a sentence of its own: a semicolon joins
+ * independent clauses, so the first one is a whole statement ("The sun rose as I went down the
+ * road; and by the time …" → "The sun rose as I went down the road."). Null when there is no
+ * semicolon, the part is short, has no finite verb, or is not the narration (quotes, a colon).
+ */
+export function beforeSemicolon(s: Sentence): Sentence | null {
+  const at = s.text.indexOf(';');
+  if (at < 0 || s.hasQuotes || /[:“”"‘]/.test(s.text.slice(0, at))) return null;
+  const tokens = s.tokens.filter((x) => x.end <= at);
+  const words = tokens.filter((x) => /\p{L}/u.test(x.value)).length;
+  // Short heads lean on what follows ("I didn't mean to; …", "I smiled at the notion; …").
+  if (words < 7 || words > 25) return null;
+  const lead = tokens.find((x) => x.pos !== 'CCONJ' && /\p{L}/u.test(x.value));
+  // "(But) as the skull embraces so large a part of the skeleton; …": a subordinate clause with
+  // no main clause after a comma is no statement.
+  if (
+    (lead?.pos === 'SCONJ' || SUBORDINATOR.test(lead?.value ?? '')) &&
+    !tokens.some(
+      (x, i) =>
+        i > 0 &&
+        x.value === ',' &&
+        tokens.slice(i + 1).some((y) => y.pos === 'VERB' || y.pos === 'AUX'),
+    )
+  )
+    return null;
+  if (!tokens.some((x) => x.pos === 'AUX' || (x.pos === 'VERB' && !/ing$/i.test(x.value))))
+    return null;
+  const text = `${s.text.slice(0, at).replace(/[\s,]+$/, '')}.`;
+  const stop: Token = {
+    value: '.',
+    normal: '.',
+    lemma: '.',
+    pos: 'PUNCT',
+    start: text.length - 1,
+    end: text.length,
+    stop: false,
+  };
+  return { ...s, text, tokens: [...tokens, stop], words };
+}
+
 function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): TrueFalseQuestion[] {
   const out: TrueFalseQuestion[] = [];
   const isPlay = ctx.analysis.prepared.isPlay;
@@ -1074,23 +1119,23 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
       queue.push(...deferred);
       fallback = true;
     }
-    const s = queue[q]!;
+    const whole = queue[q]!;
     if (out.length >= (ctx.spares === 0 ? count : count * 2)) break;
-    if (isPlay && s.speaker && s.speechQuote) {
-      const line = `${s.speaker} says, ${quote(s.text)}`;
+    if (isPlay && whole.speaker && whole.speechQuote) {
+      const line = `${whole.speaker} says, ${quote(whole.text)}`;
       if (wantFalse) {
         const other = shuffle(
-          ctx.analysis.prepared.speakers.filter((p) => p !== s.speaker),
+          ctx.analysis.prepared.speakers.filter((p) => p !== whole.speaker),
           ctx.random,
         )[0];
         if (!other) continue;
         out.push({
           id: nextId(),
           kind: 'true_false',
-          prompt: `${other} says, ${quote(s.text)}`,
+          prompt: `${other} says, ${quote(whole.text)}`,
           form: 'tf_swap',
           answer: false,
-          evidence: s.speechQuote,
+          evidence: whole.speechQuote,
           correction: line,
         });
       } else {
@@ -1100,15 +1145,22 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
           prompt: line,
           form: 'tf_true',
           answer: true,
-          evidence: s.speechQuote,
+          evidence: whole.speechQuote,
         });
       }
-      markUsed(ctx, s);
+      markUsed(ctx, whole);
       wantFalse = !wantFalse;
       continue;
     }
-    const alone = statementOf(ctx, s);
-    if (!alone || narratorCount(alone) > 1) continue;
+    let s = whole;
+    let alone = statementOf(ctx, s);
+    if (!alone || narratorCount(alone) > 1) {
+      // A long sentence that does not stand alone whole: its first independent clause may.
+      const head = beforeSemicolon(s);
+      alone = head && statementOf(ctx, head);
+      if (!head || !alone || narratorCount(alone) > 1) continue;
+      s = head;
+    }
     if (!isClaim(ctx, s, alone)) continue;
     const statement = paraphrase(ctx, s, alone);
     // A bare "not" in a sentence of little weight ("Nora did not look out of the window") asks
@@ -1131,12 +1183,12 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
         prompt: pick.statement,
         form: pick.how === 'negation' ? 'tf_negation' : 'tf_swap',
         answer: false,
-        evidence: s.text,
+        evidence: whole.text,
         correction: statement,
       });
     } else {
       if (!fallback && incidental(s, story)) {
-        deferred.push(s);
+        deferred.push(whole);
         continue;
       }
       out.push({
@@ -1145,7 +1197,7 @@ function trueFalseOf(ctx: WriterContext, count: number, shared: Set<number>): Tr
         prompt: statement,
         form: 'tf_true',
         answer: true,
-        evidence: s.text,
+        evidence: whole.text,
       });
     }
     markUsed(ctx, s);
