@@ -26,6 +26,18 @@ describe('true/false statements are claims (notAClaim)', () => {
     );
   });
 
+  it('turns down the words around a line of dialogue that the splitter left alone', () => {
+    expect(notAClaim(sentence('Lena asked after supper.'))).toBe('speech tag');
+    expect(notAClaim(sentence('The old fisherman replied slowly.'))).toBe('speech tag');
+    // A claim about speaking that says something stays.
+    expect(notAClaim(sentence('The mayor explained that the bridge would close in May.'))).toBe(
+      null,
+    );
+    expect(notAClaim(sentence('Lena asked her uncle to mend the broken gate before winter.'))).toBe(
+      null,
+    );
+  });
+
   it('turns down a cry or an address that opens with an interjection', () => {
     expect(notAClaim(sentence('O the cold grey stones where the sailor sleeps.'))).toBe(
       'interjection',

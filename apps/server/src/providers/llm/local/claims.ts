@@ -8,10 +8,27 @@ import { lexFileOf, lookup } from './wordnet.js';
  * fragment of verse with no finite verb ("Theirs not to make reply"), and with every pronoun's
  * person or thing named before it in the statement itself.
  */
-export type NotAClaim = 'question' | 'exclamation' | 'interjection' | 'fragment' | 'two sentences';
+export type NotAClaim =
+  'question' | 'exclamation' | 'interjection' | 'fragment' | 'two sentences' | 'speech tag';
 
 /** Words that open a cry or an address, not a claim. */
 const INTERJECTION = /^(?:o|oh|ah|alas|lo|hark|behold|hurrah|hurray|huzza|fie|ho|aye|yea|nay)$/i;
+
+/** Verbs that tag a line of dialogue ("…?" Omar asked one day.). */
+const SPEECH_TAG =
+  /^(?:said|says|asked|asks|replied|replies|answered|answers|cried|cries|shouted|shouts|whispered|whispers|exclaimed|exclaims|explained|explains|called|calls|added|adds|continued|continues|muttered|mutters|murmured|murmurs|remarked|remarks|laughed|laughs|sighed|sighs)$/i;
+
+/**
+ * The words around a line of dialogue, left alone when the splitter cut the quoted line off
+ * ("Omar asked one day.", "she said softly."): a subject, a verb that tags speech and at most
+ * three more words, with nothing said.
+ */
+function speechTag(words: Sentence['tokens']): boolean {
+  if (words.length > 7) return false;
+  const v = words.findIndex((x) => SPEECH_TAG.test(x.value));
+  if (v < 1 || v > 3) return false;
+  return words.length - v - 1 <= 3 && !words.some((x) => /^that$/i.test(x.value));
+}
 
 // A sentence's end inside the text, after a word that is no abbreviation ("Mr.", "St.", "A.").
 const JOINED =
@@ -34,6 +51,7 @@ export function notAClaim(s: Sentence): NotAClaim | null {
   if (/^(?:not|than)$/i.test(t[0]!.value)) return 'fragment';
   // "… diffuses in. Laid end to end, …": two sentences the splitter ran together.
   if (JOINED.test(s.text)) return 'two sentences';
+  if (speechTag(t)) return 'speech tag';
   return hasFiniteVerb(s) ? null : 'fragment';
 }
 
