@@ -62,9 +62,9 @@ test('export a quiz from its card for Kahoot, Moodle and as a PDF, and open the 
     ...document.sections.flatMap((s) => s.questions),
     ...(document.lesson?.exitTicket ?? []),
   ];
-  // The generator abstains rather than pad: this 250-word grade-4 story gives a short quiz (3
-  // questions: multiple choice and true/false), which is all the export formats need here.
-  expect(questions.length).toBeGreaterThanOrEqual(3);
+  // The generator abstains rather than pad: this 250-word grade-4 story gives a short quiz (2 or
+  // 3 questions: multiple choice and true/false), which is all the export formats need here.
+  expect(questions.length).toBeGreaterThanOrEqual(2);
 
   await signIn(page, account);
   await page.goto('/material-generator');

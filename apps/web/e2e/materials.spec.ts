@@ -243,10 +243,10 @@ test.describe('material generator', () => {
     await leave.getByRole('button', { name: 'Keep editing' }).click();
     await expect(page).toHaveURL(/\/edit\?/);
 
-    // Delete question 2.
+    // Delete question 2 (its text is a question or, for true/false, a statement).
     const secondPrompt = await page
       .getByRole('group', { name: /^Question 2\b/ })
-      .getByLabel('Question', { exact: true })
+      .getByLabel(/^(?:Question|Statement)$/)
       .inputValue();
     await page.getByRole('button', { name: 'Delete question 2' }).click();
     await expect(page.getByText('Question 2 deleted.')).toBeVisible();
