@@ -106,7 +106,8 @@ const TITLES = new Set(
   ),
 );
 const SAINT = new Set(['saint', 'st.', 'st']);
-const SPEECH_VERBS = new Set(
+/** Verbs that tag a line of dialogue ("…," she said). */
+export const SPEECH_VERBS = new Set(
   'said says asked replied cried answered exclaimed whispered shouted muttered called added continued remarked returned thought'.split(
     ' ',
   ),

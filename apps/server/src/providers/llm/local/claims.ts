@@ -1,4 +1,4 @@
-import type { Sentence } from './analyse.js';
+import { SPEECH_VERBS, type Sentence } from './analyse.js';
 import { lexFileOf, lookup } from './wordnet.js';
 
 /**
@@ -14,10 +14,6 @@ export type NotAClaim =
 /** Words that open a cry or an address, not a claim. */
 const INTERJECTION = /^(?:o|oh|ah|alas|lo|hark|behold|hurrah|hurray|huzza|fie|ho|aye|yea|nay)$/i;
 
-/** Verbs that tag a line of dialogue ("…?" Omar asked one day.). */
-const SPEECH_TAG =
-  /^(?:said|says|asked|asks|replied|replies|answered|answers|cried|cries|shouted|shouts|whispered|whispers|exclaimed|exclaims|explained|explains|called|calls|added|adds|continued|continues|muttered|mutters|murmured|murmurs|remarked|remarks|laughed|laughs|sighed|sighs)$/i;
-
 /**
  * The words around a line of dialogue, left alone when the splitter cut the quoted line off
  * ("Omar asked one day.", "she said softly."): a subject, a verb that tags speech and at most
@@ -25,7 +21,7 @@ const SPEECH_TAG =
  */
 function speechTag(words: Sentence['tokens']): boolean {
   if (words.length > 7) return false;
-  const v = words.findIndex((x) => SPEECH_TAG.test(x.value));
+  const v = words.findIndex((x) => SPEECH_VERBS.has(x.normal));
   if (v < 1 || v > 3) return false;
   return words.length - v - 1 <= 3 && !words.some((x) => /^that$/i.test(x.value));
 }
